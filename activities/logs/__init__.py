@@ -1,0 +1,1 @@
+"""Reading and understanding a job's log: locating it, tailing it, finding anomalies in it."""

@@ -1,0 +1,50 @@
+"""The interface between the attempt watcher and whatever understands log lines.
+
+The watcher feeds every complete new line with its arrival time, asks about silence, and reads
+the checkpoint count. Core recovery ships `SignatureAnalyzer` (a basic signature set); the log
+intelligence engine implements the same protocol.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from models.recovery import Observed
+
+
+@dataclass(frozen=True)
+class Finding:
+    """An anomaly that warrants a decision now."""
+
+    kind: Observed  # CRASH, HANG or STARTUP_TIMEOUT
+    summary: str
+    evidence: tuple[str, ...] = ()
+    culprit_nodes: tuple[str, ...] = ()
+    category: str = "UNKNOWN"  # GPU | NODE | NETWORK | STORAGE | APPLICATION | SCHEDULER | UNKNOWN
+    requeue_warranted: bool | None = None  # None: no opinion, let the policy decide
+
+
+@dataclass
+class AnalyzerContext:
+    """What the analyzer may know about the attempt it reads."""
+
+    job_nodes: tuple[str, ...] = ()
+    hang_timeout_s: float = 120.0
+    checkpoint_patterns: tuple[str, ...] = ()
+    extra: dict[str, str] = field(default_factory=dict)
+
+
+class LogAnalyzer(Protocol):
+    def feed(self, line: str, at: float) -> Finding | None:
+        """Consume one complete line (without its newline); return a finding to act on, if any."""
+        ...
+
+    def silence(self, silent_for: float, at: float) -> Finding | None:
+        """Called while no new line arrives; return a HANG finding when the silence is too long."""
+        ...
+
+    @property
+    def checkpoints(self) -> int:
+        """Checkpoint saves seen so far in this attempt."""
+        ...

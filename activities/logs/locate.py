@@ -1,0 +1,88 @@
+"""Finding the log file of one attempt: `{job name}_{job id}_date_%y-%m-%d_time_%H-%M-%S.log`."""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+_STAMP = r"date_(\d\d-\d\d-\d\d)_time_(\d\d-\d\d-\d\d)"
+# The batch script takes DATETIME after Slurm's start time; allow for clock skew between hosts.
+START_SLACK_S = 2.0
+
+
+@dataclass(frozen=True)
+class LogCandidate:
+    path: str
+    stamped_at: float  # epoch seconds from the name (local time, as `date` wrote it)
+
+
+def attempt_log_pattern(job_name: str, job_id: int) -> re.Pattern[str]:
+    return re.compile(rf"^{re.escape(job_name)}_{job_id}_{_STAMP}\.log$")
+
+
+def stamp_to_epoch(day: str, clock: str) -> float | None:
+    try:
+        return time.mktime(time.strptime(f"{day} {clock}", "%y-%m-%d %H-%M-%S"))
+    except ValueError:
+        return None
+
+
+def candidates(
+    names: Iterable[str], directory: str, pattern: re.Pattern[str]
+) -> list[LogCandidate]:
+    found = []
+    for name in names:
+        match = pattern.match(name)
+        if match:
+            stamped = stamp_to_epoch(match.group(1), match.group(2))
+            if stamped is not None:
+                found.append(LogCandidate(os.path.join(directory, name), stamped))
+    return found
+
+
+def pick_attempt_log(
+    found: Iterable[LogCandidate], attempt_started_at: float, earlier: Iterable[str] = ()
+) -> str | None:
+    """The newest log stamped at or after the attempt's start that no earlier attempt wrote.
+
+    A requeued attempt can start within the same second as its predecessor's log stamp, so
+    the time alone cannot tell them apart: the logs earlier attempts used are excluded by name.
+    """
+    used = set(earlier)
+    eligible = [
+        c
+        for c in found
+        if c.stamped_at >= attempt_started_at - START_SLACK_S and c.path not in used
+    ]
+    if not eligible:
+        return None
+    return max(eligible, key=lambda c: (c.stamped_at, c.path)).path
+
+
+def search_dirs(work_dir: str, stdout_path: str, configured: Iterable[str]) -> list[str]:
+    dirs: list[str] = []
+    for directory in (work_dir, os.path.dirname(stdout_path) if stdout_path else "", *configured):
+        if directory and os.path.isabs(directory) and directory not in dirs:
+            dirs.append(directory)
+    return dirs
+
+
+def find_attempt_log(
+    dirs: Iterable[str],
+    job_name: str,
+    job_id: int,
+    attempt_started_at: float,
+    earlier: Iterable[str] = (),
+) -> str | None:
+    pattern = attempt_log_pattern(job_name, job_id)
+    found: list[LogCandidate] = []
+    for directory in dirs:
+        try:
+            names = os.listdir(directory)
+        except OSError:
+            continue
+        found.extend(candidates(names, directory, pattern))
+    return pick_attempt_log(found, attempt_started_at, earlier)

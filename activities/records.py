@@ -1,0 +1,63 @@
+"""Writing ajr's decisions to the database, once each (retries and replays write nothing twice)."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+
+from models.tables import DecisionRecord
+from sqlalchemy import Engine
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+from temporalio import activity
+
+from models.db import create_tables
+from models.recovery import DecisionEvent
+
+
+def _utc(epoch: float) -> datetime:
+    return datetime.fromtimestamp(epoch, UTC).replace(tzinfo=None)
+
+
+class RecordActivities:
+    def __init__(self, engine: Engine) -> None:
+        self._engine = engine
+        self._tables_ready = False
+
+    def _write(self, event: DecisionEvent) -> bool:
+        if not self._tables_ready:  # lazily: the database may be down when the worker starts
+            create_tables(self._engine)
+            self._tables_ready = True
+        with Session(self._engine) as session:
+            existing = session.exec(
+                select(DecisionRecord).where(DecisionRecord.event_id == event.event_id)
+            ).first()
+            if existing is not None:
+                return False
+            session.add(
+                DecisionRecord(
+                    event_id=event.event_id,
+                    cluster=event.cluster,
+                    job_id=event.job_id,
+                    attempt=event.attempt,
+                    observed=event.observed,
+                    action=event.action,
+                    acted=event.acted,
+                    outcome=event.outcome,
+                    reasons=json.dumps(event.reasons),
+                    evidence=json.dumps(event.evidence),
+                    excluded_nodes=json.dumps(event.excluded_nodes),
+                    decided_at=_utc(event.decided_at),
+                )
+            )
+            try:
+                session.commit()
+            except IntegrityError:  # a concurrent retry won the race: written once all the same
+                session.rollback()
+                return False
+            return True
+
+    @activity.defn(name="record_decision")
+    def record_decision(self, event: DecisionEvent) -> bool:
+        """True when this call wrote the record; False when it was already there."""
+        return self._write(event)

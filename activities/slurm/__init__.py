@@ -1,0 +1,1 @@
+"""Talking to Slurm: running its commands, parsing their output, sharing one cluster-wide poll."""

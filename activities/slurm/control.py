@@ -1,0 +1,84 @@
+"""Slurm operations on one job or partition: read, requeuehold, update, release, cancel."""
+
+from __future__ import annotations
+
+from activities.slurm.parse import (
+    compress_nodes,
+    expand_nodes,
+    job_paths_from_scontrol,
+    jobs_from_squeue_json,
+    node_states_from_sinfo,
+    parse_key_values,
+)
+from activities.slurm.runner import CommandResult, SlurmError, SlurmRunner
+from models.slurm import SlurmJob, is_valid_node_name
+
+
+class InvalidNodeName(ValueError):
+    pass
+
+
+def validate_node_names(nodes: list[str]) -> list[str]:
+    bad = [node for node in nodes if not is_valid_node_name(node)]
+    if bad:
+        raise InvalidNodeName(f"invalid node name(s): {', '.join(map(repr, bad))}")
+    return nodes
+
+
+class SlurmControl:
+    def __init__(self, runner: SlurmRunner) -> None:
+        self.runner = runner
+
+    async def show_job(self, job_id: int) -> SlurmJob | None:
+        """The job as slurmctld knows it now, or None once slurmctld has forgotten it."""
+        result = await self.runner.run(
+            "squeue", "--json", "--states=all", f"--jobs={job_id}", check=False
+        )
+        if result.returncode != 0:
+            if "Invalid job id" in result.stderr:
+                return None
+            raise SlurmError(
+                f"squeue --jobs={job_id} failed: {result.stderr.strip()}",
+                unavailable=True,
+                stderr=result.stderr,
+            )
+        jobs = [job for job in jobs_from_squeue_json(result.stdout) if job.job_id == job_id]
+        return jobs[0] if jobs else None
+
+    async def job_paths(self, job_id: int) -> tuple[str, str]:
+        """(stdout path, working directory) of the job."""
+        result = await self.runner.run("scontrol", "-o", "show", "job", str(job_id), check=False)
+        if result.returncode != 0:
+            return "", ""
+        return job_paths_from_scontrol(result.stdout)
+
+    async def scontrol(self, *args: str) -> CommandResult:
+        return await self.runner.run("scontrol", *args, check=False)
+
+    async def requeue_hold(self, job_id: int) -> CommandResult:
+        return await self.scontrol("requeuehold", str(job_id))
+
+    async def release(self, job_id: int) -> CommandResult:
+        return await self.scontrol("release", str(job_id))
+
+    async def make_requeueable(self, job_id: int) -> CommandResult:
+        return await self.scontrol("update", f"jobid={job_id}", "Requeue=1")
+
+    async def set_exclusions_and_start_now(self, job_id: int, nodes: list[str]) -> CommandResult:
+        args = ["update", f"jobid={job_id}"]
+        if nodes:
+            args.append(f"ExcNodeList={compress_nodes(validate_node_names(nodes))}")
+        args.append("StartTime=now")
+        return await self.scontrol(*args)
+
+    async def cancel(self, job_id: int) -> CommandResult:
+        return await self.runner.run("scancel", str(job_id), check=False)
+
+    async def partition_nodes(self, partition: str) -> dict[str, str]:
+        """{node: state} for every node of the partition."""
+        result = await self.runner.run("sinfo", "-h", "-N", "-p", partition, "-o", "%N %T")
+        return node_states_from_sinfo(result.stdout)
+
+    async def partition_node_list(self, partition: str) -> tuple[str, ...]:
+        result = await self.runner.run("scontrol", "-o", "show", "partition", partition)
+        return expand_nodes(parse_key_values(result.stdout).get("Nodes", ""))

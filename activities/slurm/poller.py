@@ -1,0 +1,98 @@
+"""One cluster-wide `squeue` per poll interval, shared by every job a worker watches.
+
+slurmctld's load must not grow with the number of managed jobs, so no activity queries Slurm
+per job while it watches: they all read the latest snapshot taken here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import AsyncIterator
+from dataclasses import dataclass, field
+
+from activities.slurm.parse import ParseError, jobs_from_squeue_json
+from activities.slurm.runner import SlurmError, SlurmRunner
+from models.slurm import SlurmJob
+
+log = logging.getLogger(__name__)
+
+
+@dataclass(frozen=True)
+class ClusterSnapshot:
+    sequence: int
+    taken_at: float  # epoch seconds
+    jobs: dict[int, SlurmJob] = field(default_factory=dict)
+    error: str = ""  # set when this poll failed; `jobs` then holds the last good poll
+
+    @property
+    def ok(self) -> bool:
+        return not self.error
+
+
+class ClusterPoller:
+    def __init__(self, runner: SlurmRunner, interval: float) -> None:
+        self._runner = runner
+        self._interval = interval
+        self._snapshot = ClusterSnapshot(sequence=0, taken_at=0.0, error="no poll yet")
+        self._changed = asyncio.Condition()
+        self._task: asyncio.Task[None] | None = None
+        self.polls = 0
+
+    @property
+    def latest(self) -> ClusterSnapshot:
+        return self._snapshot
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.get_running_loop().create_task(self._run(), name="ajr-poller")
+
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            try:
+                await self._task
+            except asyncio.CancelledError:
+                pass
+            self._task = None
+
+    async def poll_once(self) -> ClusterSnapshot:
+        self.polls += 1
+        previous = self._snapshot
+        try:
+            result = await self._runner.run("squeue", "--json", "--states=all")
+            jobs = {job.job_id: job for job in jobs_from_squeue_json(result.stdout)}
+            snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), jobs)
+        except (SlurmError, ParseError) as exc:
+            if previous.ok:
+                log.warning("cluster poll failed: %s", exc)
+            snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), previous.jobs, str(exc))
+        async with self._changed:
+            self._snapshot = snapshot
+            self._changed.notify_all()
+        return snapshot
+
+    async def _run(self) -> None:
+        while True:
+            started = time.monotonic()
+            await self.poll_once()
+            await asyncio.sleep(max(0.0, self._interval - (time.monotonic() - started)))
+
+    async def wait_newer(self, sequence: int, timeout: float | None = None) -> ClusterSnapshot:
+        """The first snapshot after `sequence` (or the latest one when `timeout` passes)."""
+        async with self._changed:
+            try:
+                await asyncio.wait_for(
+                    self._changed.wait_for(lambda: self._snapshot.sequence > sequence), timeout
+                )
+            except TimeoutError:
+                pass
+            return self._snapshot
+
+    async def snapshots(self) -> AsyncIterator[ClusterSnapshot]:
+        sequence = 0
+        while True:
+            snapshot = await self.wait_newer(sequence)
+            sequence = snapshot.sequence
+            yield snapshot

@@ -1,0 +1,81 @@
+"""Runs Slurm's client commands asynchronously, with argument lists only and a timeout."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+
+class SlurmError(Exception):
+    """A Slurm command could not be run or failed; `unavailable` when slurmctld did not answer."""
+
+    def __init__(self, message: str, *, unavailable: bool = False, stderr: str = "") -> None:
+        super().__init__(message)
+        self.unavailable = unavailable
+        self.stderr = stderr
+
+
+@dataclass(frozen=True)
+class CommandResult:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+# Phrases slurmctld clients print when the controller cannot be reached.
+_UNAVAILABLE_HINTS = (
+    "Unable to contact slurm controller",
+    "Socket timed out",
+    "Connection refused",
+    "Communication connection failure",
+    "Zero Bytes were transmitted or received",
+)
+
+
+class SlurmRunner:
+    """Runs `squeue`, `scontrol`, `scancel`, `sinfo` with ajr's SLURM_CONF and a time limit."""
+
+    def __init__(
+        self, *, env: dict[str, str] | None = None, bin_dir: Path | None = None, timeout: float = 30
+    ) -> None:
+        self._env = {**os.environ, **(env or {})}
+        self._bin_dir = bin_dir
+        self._timeout = timeout
+
+    def _program(self, name: str) -> str:
+        return str(self._bin_dir / name) if self._bin_dir else name
+
+    async def run(self, program: str, *args: str, check: bool = True) -> CommandResult:
+        argv = [self._program(program), *args]
+        try:
+            process = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                env=self._env,
+            )
+        except OSError as exc:
+            raise SlurmError(f"cannot run {program}: {exc}", unavailable=True) from exc
+        try:
+            out, err = await asyncio.wait_for(process.communicate(), self._timeout)
+        except TimeoutError as exc:
+            process.kill()
+            await process.wait()
+            raise SlurmError(
+                f"{program} {' '.join(args)} timed out after {self._timeout:.0f}s", unavailable=True
+            ) from exc
+        result = CommandResult(
+            process.returncode or 0,
+            out.decode("utf-8", "replace"),
+            err.decode("utf-8", "replace"),
+        )
+        if check and result.returncode != 0:
+            raise SlurmError(
+                f"{program} {' '.join(args)} failed ({result.returncode}): {result.stderr.strip()}",
+                unavailable=any(hint in result.stderr for hint in _UNAVAILABLE_HINTS),
+                stderr=result.stderr,
+            )
+        return result

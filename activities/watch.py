@@ -1,0 +1,262 @@
+"""Watching one attempt of a job until something needs a decision.
+
+One long activity per attempt: it reads the shared cluster snapshot (no per-job Slurm query),
+tails the attempt's log, and returns only when the attempt crashes, hangs, ends or moves on. It
+heartbeats its log cursor, so after a worker dies another worker resumes from the same offset.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from temporalio import activity
+
+from activities.errors import ErrorType, retryable
+from activities.logs.access import JobUser, LogAccessDenied, opener_for
+from activities.logs.analyzer import AnalyzerContext, Finding, LogAnalyzer
+from activities.logs.locate import find_attempt_log, search_dirs
+from activities.logs.scanner import LogScanner, LogUnavailable
+from activities.slurm.control import SlurmControl
+from activities.slurm.poller import ClusterPoller
+from activities.slurm.runner import SlurmError
+from models.placement import UNUSABLE_NODE_STATES
+from models.recovery import LogCursor, Observation, Observed, WatchRequest
+from models.slurm import JobState, SlurmJob
+
+log = logging.getLogger(__name__)
+
+AnalyzerFactory = Callable[[AnalyzerContext], LogAnalyzer]
+
+HEARTBEAT_EVERY_S = 5.0
+LOCATE_EVERY_S = 1.0
+MAX_EVIDENCE = 10
+
+
+def _cursor_from(details: Any, fallback: LogCursor) -> LogCursor:
+    if isinstance(details, LogCursor):
+        return details
+    if isinstance(details, dict):
+        known = {k: v for k, v in details.items() if k in LogCursor.__dataclass_fields__}
+        return LogCursor(**known)
+    return fallback
+
+
+@dataclass
+class _AttemptLog:
+    """The watcher's view of the attempt's log file."""
+
+    cursor: LogCursor
+    scanner: LogScanner | None = None
+    dirs: list[str] = field(default_factory=list)
+    next_locate_at: float = 0.0
+    problem: str = ""
+
+
+class WatchActivities:
+    def __init__(
+        self,
+        poller: ClusterPoller,
+        control: SlurmControl,
+        analyzer_factory: AnalyzerFactory,
+        *,
+        poll_interval: float = 0.5,
+    ) -> None:
+        self._poller = poller
+        self._control = control
+        self._analyzer_factory = analyzer_factory
+        self._poll_interval = poll_interval
+
+    async def _current_job(self, job_id: int) -> SlurmJob | None:
+        snapshot = self._poller.latest
+        job = snapshot.jobs.get(job_id)
+        if job is not None or not snapshot.ok:
+            return job
+        # Not in a good snapshot: ask slurmctld directly before concluding it is gone.
+        try:
+            return await self._control.show_job(job_id)
+        except SlurmError as exc:
+            raise retryable(str(exc), ErrorType.SLURM_UNAVAILABLE) from exc
+
+    @activity.defn(name="watch_attempt")
+    async def watch_attempt(self, request: WatchRequest) -> Observation:
+        details = activity.info().heartbeat_details if activity.in_activity() else ()
+        cursor = _cursor_from(details[0] if details else None, request.cursor)
+        watcher = _AttemptWatcher(self, request, cursor)
+        try:
+            return await watcher.run()
+        finally:
+            watcher.close()
+
+
+class _AttemptWatcher:
+    def __init__(self, owner: WatchActivities, request: WatchRequest, cursor: LogCursor) -> None:
+        self.owner = owner
+        self.request = request
+        self.log = _AttemptLog(cursor=cursor)
+        self.analyzer: LogAnalyzer | None = None
+        self.checkpoint_base = cursor.checkpoints
+        self.first_finding: Finding | None = None
+        self.ignore = {Observed(kind) for kind in request.ignore}
+        self.last_beat = 0.0
+
+    def close(self) -> None:
+        if self.log.scanner is not None:
+            self.log.scanner.close()
+
+    def _observation(self, kind: Observed, job: SlurmJob, detail: str = "") -> Observation:
+        finding = self.first_finding
+        return Observation(
+            kind=kind,
+            attempt=self.request.attempt,
+            state=job.state.value,
+            exit_code=job.exit_status.code,
+            signal=job.exit_status.signal,
+            restart_count=job.restart_count,
+            nodes=list(job.nodes),
+            culprit_nodes=list(finding.culprit_nodes) if finding else [],
+            evidence=list(finding.evidence[:MAX_EVIDENCE]) if finding else [],
+            detail=detail or (finding.summary if finding else ""),
+            category=finding.category if finding else "",
+            requeue_warranted=finding.requeue_warranted if finding else None,
+            cursor=self.log.cursor,
+        )
+
+    def _beat(self, force: bool = False) -> None:
+        now = time.monotonic()
+        if activity.in_activity() and (force or now - self.last_beat >= HEARTBEAT_EVERY_S):
+            activity.heartbeat(self.log.cursor)
+            self.last_beat = now
+
+    async def run(self) -> Observation:
+        request = self.request
+        while True:
+            job = await self.owner._current_job(request.job_id)
+            if job is None:
+                gone = SlurmJob(job_id=request.job_id, name="", state=JobState.UNKNOWN)
+                return self._observation(
+                    Observed.VANISHED, gone, "slurmctld no longer knows the job"
+                )
+            if job.restart_count > request.attempt:
+                return self._observation(Observed.REQUEUED, job, "the job was requeued outside ajr")
+            if job.state in (JobState.RUNNING, JobState.COMPLETING) or job.state.is_ended:
+                observation = await self._follow_log(job)
+                if observation is not None:
+                    return observation
+            if job.state.is_ended:
+                return await self._ended(job)
+            self._beat()
+            await asyncio.sleep(self.owner._poll_interval)
+
+    async def _ended(self, job: SlurmJob) -> Observation:
+        observation = self._observation(Observed.EXITED, job)
+        if job.state is JobState.NODE_FAIL and job.partition:
+            try:
+                states = await self.owner._control.partition_nodes(job.partition)
+            except SlurmError:
+                states = {}
+            failed = [n for n in job.nodes if states.get(n, "") in UNUSABLE_NODE_STATES]
+            observation.culprit_nodes = sorted(set(observation.culprit_nodes) | set(failed))
+        observation.cursor.checkpoints = self._checkpoints()
+        return observation
+
+    def _checkpoints(self) -> int:
+        return self.checkpoint_base + (self.analyzer.checkpoints if self.analyzer else 0)
+
+    def _analyzer_for(self, job: SlurmJob) -> LogAnalyzer:
+        if self.analyzer is None:
+            config = self.request.config
+            self.analyzer = self.owner._analyzer_factory(
+                AnalyzerContext(
+                    job_nodes=job.nodes,
+                    hang_timeout_s=config.hang_timeout_s,
+                    checkpoint_patterns=tuple(config.checkpoint_patterns),
+                )
+            )
+        return self.analyzer
+
+    async def _locate(self, job: SlurmJob) -> None:
+        state = self.log
+        now = time.monotonic()
+        if state.scanner is not None or now < state.next_locate_at:
+            return
+        state.next_locate_at = now + LOCATE_EVERY_S
+        if not state.dirs:
+            stdout_path, work_dir = job.stdout_path, job.work_dir
+            if not stdout_path:
+                try:
+                    stdout_path, work_dir_shown = await self.owner._control.job_paths(job.job_id)
+                except SlurmError:
+                    return
+                work_dir = work_dir or work_dir_shown
+            state.dirs = search_dirs(work_dir, stdout_path, self.request.config.log_dirs)
+        path = state.cursor.path or find_attempt_log(
+            state.dirs,
+            job.name,
+            job.job_id,
+            job.start_time or state.cursor.running_since,
+            self.request.earlier_logs,
+        )
+        if not path:
+            return
+        user = JobUser(uid=job.user_id, gid=job.group_id, name=job.user_name)
+        offset = state.cursor.offset if state.cursor.path == path else 0
+        state.scanner = LogScanner(path, offset, opener=opener_for(user))
+        if state.cursor.path != path:
+            state.cursor.path, state.cursor.offset, state.cursor.lines = path, 0, 0
+        log.info("job %s attempt %s: watching %s", job.job_id, self.request.attempt, path)
+
+    async def _follow_log(self, job: SlurmJob) -> Observation | None:
+        cursor = self.log.cursor
+        now = time.time()
+        if not cursor.running_since:
+            cursor.running_since = job.start_time or now
+        await self._locate(job)
+        analyzer = self._analyzer_for(job)
+        if self.log.scanner is not None:
+            try:
+                lines = await asyncio.to_thread(self.log.scanner.read_lines)
+                self.log.problem = ""
+            except (LogUnavailable, LogAccessDenied) as exc:
+                if str(exc) != self.log.problem:
+                    log.warning("job %s: log %s unreadable: %s", job.job_id, cursor.path, exc)
+                self.log.problem, lines = str(exc), []
+            if lines:
+                cursor.lines += len(lines)
+                cursor.offset = self.log.scanner.offset
+                cursor.last_line_at = now
+            for line in lines:
+                finding = analyzer.feed(line, now)
+                if finding is not None:
+                    if self.first_finding is None:
+                        self.first_finding = finding
+                    if finding.kind not in self.ignore and not job.state.is_ended:
+                        cursor.checkpoints = self._checkpoints()
+                        self._beat(force=True)
+                        return self._observation(finding.kind, job)
+        cursor.checkpoints = self._checkpoints()
+        if job.state is not JobState.RUNNING:
+            return None
+        return self._silence(job, analyzer, now)
+
+    def _silence(self, job: SlurmJob, analyzer: LogAnalyzer, now: float) -> Observation | None:
+        cursor = self.log.cursor
+        if cursor.last_line_at:
+            finding = analyzer.silence(now - cursor.last_line_at, now)
+        elif now - cursor.running_since >= self.request.config.startup_timeout_s:
+            where = cursor.path or "no log file found in " + ", ".join(self.log.dirs or ["(none)"])
+            finding = Finding(
+                Observed.STARTUP_TIMEOUT,
+                f"running {now - cursor.running_since:.0f}s without a log line ({where})",
+            )
+        else:
+            return None
+        if finding is None or finding.kind in self.ignore:
+            return None
+        self.first_finding = self.first_finding or finding
+        self._beat(force=True)
+        return self._observation(finding.kind, job, finding.summary)

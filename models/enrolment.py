@@ -1,0 +1,89 @@
+"""Reading a job's opt-in: the `--comment='{"APS": {...}}'` directive and per-partition enrolment."""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class AutoResumeMode(StrEnum):
+    REQUEUE = "requeue"
+    SINGLETON_DEPENDENCY = "singleton_dependency"  # deprecated in the seeds; managed as requeue
+
+
+class Verdict(StrEnum):
+    MANAGED = "managed"
+    NOT_OPTED_IN = "not_opted_in"
+    INVALID = "invalid"
+
+
+ALLOWED_KEYS = frozenset({"auto_resume_mode", "max_requeue_times"})
+_MENTIONS_APS = re.compile(r"\bAPS\b")
+
+
+@dataclass(frozen=True)
+class EnrolmentDecision:
+    verdict: Verdict
+    mode: AutoResumeMode = AutoResumeMode.REQUEUE
+    max_requeue_times: int | None = None
+    reason: str = ""
+    warnings: tuple[str, ...] = field(default=())
+    source: str = "comment"  # "comment" or "partition"
+
+
+def _invalid(reason: str) -> EnrolmentDecision:
+    return EnrolmentDecision(Verdict.INVALID, reason=f"invalid APS comment: {reason}")
+
+
+def parse_aps_comment(comment: str) -> EnrolmentDecision:
+    """Decide from the comment alone whether the job asked to be managed, and with what."""
+    text = comment.strip()
+    if not _MENTIONS_APS.search(text):
+        return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment has no APS directive")
+    try:
+        document = json.loads(text)
+    except json.JSONDecodeError as exc:
+        if text.startswith("{"):
+            return _invalid(f"not valid JSON ({exc.msg} at column {exc.colno})")
+        return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment is not JSON")
+    if not isinstance(document, dict) or "APS" not in document:
+        return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment JSON has no APS key")
+    aps = document["APS"]
+    if not isinstance(aps, dict):
+        return _invalid("APS must be a JSON object")
+    unknown = sorted(set(aps) - ALLOWED_KEYS)
+    if unknown:
+        return _invalid(
+            f"unknown key(s) {', '.join(unknown)}; allowed: {', '.join(sorted(ALLOWED_KEYS))}"
+        )
+
+    raw_mode = aps.get("auto_resume_mode", AutoResumeMode.REQUEUE.value)
+    try:
+        mode = AutoResumeMode(raw_mode)
+    except ValueError:
+        return _invalid(f"unknown auto_resume_mode {raw_mode!r}; use 'requeue'")
+
+    raw_max = aps.get("max_requeue_times")
+    if raw_max is not None and (
+        isinstance(raw_max, bool) or not isinstance(raw_max, int) or raw_max < 0
+    ):
+        return _invalid(f"max_requeue_times must be a non-negative integer, got {raw_max!r}")
+
+    warnings: tuple[str, ...] = ()
+    if mode is AutoResumeMode.SINGLETON_DEPENDENCY:
+        warnings = ("auto_resume_mode 'singleton_dependency' is deprecated; managed as 'requeue'",)
+    return EnrolmentDecision(
+        Verdict.MANAGED, mode=mode, max_requeue_times=raw_max, warnings=warnings
+    )
+
+
+def decide_enrolment(
+    comment: str, partition: str, managed_partitions: frozenset[str] | set[str]
+) -> EnrolmentDecision:
+    """The comment wins; a job in a managed partition without an APS directive gets defaults."""
+    decision = parse_aps_comment(comment)
+    if decision.verdict is Verdict.NOT_OPTED_IN and partition in managed_partitions:
+        return EnrolmentDecision(Verdict.MANAGED, source="partition")
+    return decision

@@ -1,0 +1,248 @@
+"""Payloads of the recovery workflow and its activities: small dataclasses, safe to evolve.
+
+Every field has a default so that fields can be added without breaking running workflows.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+
+class Observed(StrEnum):
+    """Why a watch of one attempt returned."""
+
+    CRASH = "CRASH"  # a crash signature in the log while the attempt still runs
+    HANG = "HANG"  # no new log line for hang_timeout
+    STARTUP_TIMEOUT = "STARTUP_TIMEOUT"  # running, but no log line within startup_timeout
+    EXITED = "EXITED"  # the attempt ended; see state and exit status
+    REQUEUED = "REQUEUED"  # the restart count moved on without ajr (Slurm or a person)
+    VANISHED = "VANISHED"  # slurmctld no longer knows the job
+
+
+# Anomalies found while the attempt still runs: acting on them kills the attempt.
+LIVE_ANOMALIES = frozenset({Observed.CRASH, Observed.HANG, Observed.STARTUP_TIMEOUT})
+
+
+class Action(StrEnum):
+    REQUEUE = "requeue"  # requeuehold, exclude, release
+    CANCEL = "cancel"  # stop recovery and scancel the still-running, failed attempt
+    STOP = "stop"  # stop recovery, nothing to do in Slurm
+    COMPLETE = "complete"  # the job is done (success or the user's own cancel)
+    WATCH = "watch"  # nothing to do: keep watching
+
+
+class Outcome(StrEnum):
+    RUNNING = "running"
+    COMPLETED = "completed"
+    CANCELLED_BY_USER = "cancelled_by_user"
+    MAX_REQUEUES = "stopped_max_requeues"
+    CRASHLOOP = "stopped_crashloop"
+    TERMINAL_EXIT = "stopped_terminal_exit"
+    APPLICATION_ERROR = "stopped_application_error"
+    NOT_REQUEUEABLE = "stopped_not_requeueable"
+    WOULD_NOT_FIT = "stopped_exclusions_would_not_fit"
+    VANISHED = "stopped_job_vanished"
+    STOPPED_BY_OPERATOR = "stopped_by_operator"
+    OBSERVED_ONLY = "ended_observe_only"
+    NOT_MANAGED = "not_managed"
+
+
+@dataclass
+class RecoveryConfig:
+    """The system settings a workflow runs with, copied in at enrolment (workflows read no env)."""
+
+    system_max_requeues: int = 30
+    crashloop_threshold: int = 3
+    hang_timeout_s: float = 120.0
+    startup_timeout_s: float = 1800.0
+    release_timeout_s: float = 60.0
+    terminal_exit_codes: list[int] = field(default_factory=lambda: [93, 17])
+    other_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
+    checkpoint_patterns: list[str] = field(default_factory=list)
+    log_dirs: list[str] = field(default_factory=list)
+    observe_only: bool = False
+
+
+@dataclass
+class LogCursor:
+    """Where the watch of an attempt's log stands; heartbeated, and resumed from after a crash."""
+
+    path: str = ""
+    offset: int = 0
+    lines: int = 0
+    checkpoints: int = 0
+    last_line_at: float = 0.0  # epoch seconds of the last new line (0: none yet)
+    running_since: float = 0.0  # epoch seconds the watch first saw the attempt RUNNING
+
+
+@dataclass
+class WatchRequest:
+    cluster: str
+    job_id: int
+    attempt: int
+    config: RecoveryConfig = field(default_factory=RecoveryConfig)
+    ignore: list[str] = field(default_factory=list)  # Observed kinds already reported
+    cursor: LogCursor = field(default_factory=LogCursor)
+    earlier_logs: list[str] = field(default_factory=list)  # logs of earlier attempts: not this one
+
+
+@dataclass
+class Observation:
+    kind: Observed
+    attempt: int
+    state: str = ""
+    exit_code: int = 0
+    signal: int = 0
+    restart_count: int = 0
+    nodes: list[str] = field(default_factory=list)
+    culprit_nodes: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    detail: str = ""
+    category: str = ""  # attribution: GPU | NODE | NETWORK | STORAGE | APPLICATION | ...
+    requeue_warranted: bool | None = None  # the analyzer's opinion; None: let the policy decide
+    cursor: LogCursor = field(default_factory=LogCursor)
+
+
+@dataclass
+class Decision:
+    action: Action
+    outcome: Outcome = Outcome.RUNNING
+    reasons: list[str] = field(default_factory=list)
+    exclude_nodes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class AttemptRecord:
+    """One attempt as ajr saw it and what it decided; shown by the `attempts` query."""
+
+    attempt: int
+    observed: str = ""
+    state: str = ""
+    exit: str = ""
+    checkpoints: int = 0
+    log_path: str = ""
+    nodes: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    action: str = ""
+    failed: bool = False  # counts toward the crashloop limit unless it saved a checkpoint
+    acted: bool = False
+    reasons: list[str] = field(default_factory=list)
+    excluded_nodes: list[str] = field(default_factory=list)
+    decided_at: float = 0.0
+
+
+@dataclass
+class RecoveryState:
+    """What a job's workflow carries across continue-as-new."""
+
+    attempt: int = 0  # the attempt (Slurm restart count) being watched
+    attempts: list[AttemptRecord] = field(default_factory=list)
+    ajr_excluded: list[str] = field(default_factory=list)
+    operator_excluded: list[str] = field(default_factory=list)
+    max_requeues_override: int | None = None
+    paused: bool = False
+    warnings: list[str] = field(default_factory=list)
+    prepared: bool = False  # enrolment actions (Requeue=1) done
+
+
+@dataclass
+class JobRecoveryInput:
+    cluster: str
+    job_id: int
+    job_name: str = ""
+    user_name: str = ""
+    partition: str = ""
+    mode: str = "requeue"
+    max_requeue_times: int | None = None  # the job's own limit from its comment
+    enrolled_by: str = "comment"  # "comment" or "partition"
+    not_managed_reason: str = ""  # set: the job asked for APS but its directive is invalid
+    config: RecoveryConfig = field(default_factory=RecoveryConfig)
+    state: RecoveryState = field(default_factory=RecoveryState)
+
+
+@dataclass
+class JobOutcome:
+    job_id: int
+    outcome: Outcome
+    reason: str = ""
+    attempts: int = 0
+
+
+@dataclass
+class PrepareRequest:
+    job_id: int
+
+
+@dataclass
+class PrepareResult:
+    made_requeueable: bool = False
+    user_excluded_nodes: list[str] = field(default_factory=list)
+    detail: str = ""
+
+
+@dataclass
+class RequeueRequest:
+    cluster: str
+    job_id: int
+    attempt: int  # the restart count of the attempt being replaced: the idempotency key
+    exclude_nodes: list[str] = field(default_factory=list)
+    release_timeout_s: float = 60.0
+
+
+@dataclass
+class RequeueResult:
+    requeued: bool
+    restart_count: int = 0
+    excluded_nodes: list[str] = field(default_factory=list)
+    steps: list[str] = field(default_factory=list)
+    refused: str = ""  # why nothing was done (e.g. exclusions would not fit)
+
+
+@dataclass
+class CancelRequest:
+    job_id: int
+    attempt: int
+    reason: str = ""
+
+
+@dataclass
+class DecisionEvent:
+    """A decision as written to the database (and later to notifications)."""
+
+    event_id: str  # workflow id / attempt / sequence: unique, so retries write once
+    cluster: str
+    job_id: int
+    attempt: int
+    observed: str
+    action: str
+    acted: bool
+    outcome: str
+    reasons: list[str] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+    excluded_nodes: list[str] = field(default_factory=list)
+    decided_at: float = 0.0
+
+
+@dataclass
+class ExcludeNodesRequest:
+    nodes: list[str]
+    reason: str = ""
+
+
+@dataclass
+class JobStatus:
+    job_id: int
+    cluster: str
+    managed: bool
+    attempt: int
+    requeues_used: int
+    max_requeues: int
+    paused: bool
+    observe_only: bool
+    excluded_nodes: list[str]
+    outcome: str
+    last_action: str = ""
+    last_reasons: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    phase: str = ""

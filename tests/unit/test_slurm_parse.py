@@ -1,0 +1,85 @@
+"""Parsing Slurm's output into `SlurmJob`, on 22.05 (captured) and 23.02+ shapes."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from activities.slurm.parse import (
+    compress_nodes,
+    expand_nodes,
+    job_from_json,
+    jobs_from_squeue_json,
+    parse_key_values,
+    ParseError,
+)
+from models.slurm import ExitStatus, JobState
+
+pytestmark = pytest.mark.unit
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_squeue_22_05_captured_output():
+    (job,) = jobs_from_squeue_json((FIXTURES / "squeue-22.05-running.json").read_text())
+    assert job.job_id == 1
+    assert job.state is JobState.RUNNING
+    assert job.nodes == ("pnode1", "pnode2")
+    assert job.excluded_nodes == ("pnode4",)
+    assert job.restart_count == 0
+    assert job.requeue is True
+    assert json.loads(job.comment)["APS"]["max_requeue_times"] == 1
+    assert job.work_dir == "/tmp/sx/jobs"
+    assert not job.held
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [(0, ExitStatus(0, 0)), (256, ExitStatus(1, 0)), (23808, ExitStatus(93, 0)), (11, ExitStatus(0, 11)), (15, ExitStatus(0, 15))],
+)
+def test_exit_code_is_a_wait_status_on_22_05(raw, expected):
+    assert job_from_json({"job_id": 1, "exit_code": raw}).exit_status == expected
+
+
+def test_newer_slurm_shapes():
+    job = job_from_json(
+        {
+            "job_id": {"set": True, "number": 7},
+            "job_state": ["PENDING", "REQUEUED"],
+            "restart_cnt": {"set": True, "number": 2},
+            "priority": {"set": True, "number": 0},
+            "state_reason": "JobHeldUser",
+            "exit_code": {"status": ["EXIT"], "return_code": {"set": True, "number": 16}, "signal": {"id": {"set": False, "number": 0}}},
+            "nodes": "",
+            "excluded_nodes": "gpu[001-003]",
+        }
+    )
+    assert job.job_id == 7 and job.state is JobState.PENDING and job.restart_count == 2
+    assert job.held
+    assert job.exit_status == ExitStatus(16, 0)
+    assert job.excluded_nodes == ("gpu001", "gpu002", "gpu003")
+
+
+def test_unknown_state_does_not_crash():
+    assert job_from_json({"job_id": 3, "job_state": "RESV_DEL_HOLD"}).state is JobState.UNKNOWN
+
+
+@pytest.mark.parametrize("text", ["not json", "[]", '{"jobs": 3}'])
+def test_garbage_is_a_clear_error(text):
+    with pytest.raises(ParseError):
+        jobs_from_squeue_json(text)
+
+
+def test_hostlists_round_trip():
+    assert expand_nodes("node[1-3],gpu7") == ("node1", "node2", "node3", "gpu7")
+    assert compress_nodes(["node3", "node1", "node2", "node1"]) == "node[1-3]"
+    with pytest.raises(ParseError):
+        expand_nodes("node[1-")
+
+
+def test_scontrol_one_line_with_spaces_in_values():
+    fields = parse_key_values(
+        "JobId=5 JobName=a b Comment=x y=z StdOut=/tmp/d/slurm-5.out WorkDir=/tmp/d Requeue=1"
+    )
+    assert fields["JobName"] == "a b"
+    assert fields["StdOut"] == "/tmp/d/slurm-5.out"
+    assert fields["WorkDir"] == "/tmp/d"

@@ -1,0 +1,1 @@
+"""ajr's composition root: configuration, clients, the database, the worker and the CLI."""

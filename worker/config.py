@@ -1,0 +1,133 @@
+"""The one configuration object of ajr: every setting, its default, read from `AJR_*` variables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+from pydantic import Field, field_validator, model_validator
+from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
+
+from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+
+
+def _split_list(value: object) -> object:
+    """Accept `a,b,c` as well as a JSON list, so settings are easy to write in a shell."""
+    if isinstance(value, str):
+        text = value.strip()
+        if text.startswith("["):
+            import json
+
+            return json.loads(text)
+        return [item.strip() for item in text.split(",") if item.strip()]
+    return value
+
+
+StrList = Annotated[list[str], NoDecode]
+IntList = Annotated[list[int], NoDecode]
+
+
+class Settings(BaseSettings):
+    """ajr's settings. Each field is documented in the README's configuration table."""
+
+    model_config = SettingsConfigDict(env_prefix="AJR_", extra="ignore", validate_default=True)
+
+    # Where ajr keeps its own state (SQLite file, local stack) when nothing else is said.
+    state_dir: Path = PROJECT_ROOT / ".ajr"
+
+    # Temporal
+    temporal_address: str = "127.0.0.1:7233"
+    temporal_namespace: str = "default"
+    task_queue: str = "ajr"
+
+    # Database: SQLite file by default; `mysql+pymysql://user:pw@host:3306/ajr` for MySQL.
+    database_url: str = ""
+
+    # Slurm access
+    cluster_name: str = "local"
+    slurm_conf: Path | None = None
+    slurm_bin_dir: Path | None = None
+    slurm_command_timeout: float = Field(default=30.0, gt=0)
+
+    # Polling (seconds)
+    slurm_poll_interval: float = Field(default=2.0, gt=0, le=60)
+    log_poll_interval: float = Field(default=0.5, gt=0, le=30)
+
+    # Enrolment
+    managed_partitions: StrList = []
+    observe_only: bool = False
+    observe_only_partitions: StrList = []
+    log_dirs: StrList = []
+
+    # Recovery limits and watchdogs
+    max_requeues: int = Field(default=30, ge=0)
+    crashloop_threshold: int = Field(default=3, ge=1)
+    hang_timeout: float = Field(default=120.0, gt=0)
+    startup_timeout: float = Field(default=1800.0, gt=0)
+    release_timeout: float = Field(default=60.0, gt=0)
+    terminal_exit_codes: IntList = [93, 17]
+    other_hardware_exit_codes: IntList = [16]
+    checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)
+    extra_checkpoint_patterns: StrList = []
+
+    # Local dev stack (`ajr dev up`, files in state_dir / "dev"): cluster size and the ports it
+    # binds on 127.0.0.1. Change them to run beside another Slurm or Temporal on this host.
+    dev_nodes: int = Field(default=4, ge=1, le=64)
+    dev_partition: str = "gpu"
+    dev_slurmctld_port: int = Field(default=6817, gt=0, lt=65536)
+    dev_slurmd_port: int = Field(default=6818, gt=0, lt=65536)
+    dev_node_port_base: int = Field(default=17001, gt=0, lt=65536)
+    dev_temporal_port: int = Field(default=7233, gt=0, lt=65536)
+    dev_temporal_ui_port: int = Field(default=8233, gt=0, lt=65536)
+
+    # Worker capacity: each managed job holds one activity slot while it is watched.
+    max_concurrent_activities: int = Field(default=2000, ge=10)
+    max_cached_workflows: int = Field(default=2000, ge=10)
+
+    _split = field_validator(
+        "managed_partitions",
+        "observe_only_partitions",
+        "log_dirs",
+        "terminal_exit_codes",
+        "other_hardware_exit_codes",
+        "checkpoint_patterns",
+        "extra_checkpoint_patterns",
+        mode="before",
+    )(_split_list)
+
+    @field_validator("cluster_name")
+    @classmethod
+    def _cluster_name_is_id_safe(cls, value: str) -> str:
+        import re
+
+        if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,62}", value):
+            raise ValueError("cluster_name must be letters, digits, '.', '_' or '-'")
+        return value
+
+    @field_validator("checkpoint_patterns", "extra_checkpoint_patterns")
+    @classmethod
+    def _patterns_compile(cls, value: list[str]) -> list[str]:
+        import re
+
+        for pattern in value:
+            try:
+                re.compile(pattern)
+            except re.error as exc:
+                raise ValueError(f"bad checkpoint pattern {pattern!r}: {exc}") from exc
+        return value
+
+    @model_validator(mode="after")
+    def _default_database(self) -> Settings:
+        if not self.database_url:
+            self.database_url = f"sqlite:///{self.state_dir / 'ajr.db'}"
+        return self
+
+    @property
+    def all_checkpoint_patterns(self) -> list[str]:
+        return [*self.checkpoint_patterns, *self.extra_checkpoint_patterns]
+
+    def slurm_env(self) -> dict[str, str]:
+        """Environment additions for every Slurm command ajr runs."""
+        return {"SLURM_CONF": str(self.slurm_conf)} if self.slurm_conf else {}

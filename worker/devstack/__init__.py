@@ -1,0 +1,23 @@
+"""The local stack for development, demos and tests: real Slurm, a Temporal dev server, a worker.
+
+Public API: `DevStack`/`StackConfig` (whole stack), `SlurmCluster` and `TemporalServer` (one
+piece each, usable alone from test fixtures), `ProcessRegistry` and `DevStackError`.
+"""
+
+from worker.devstack.processes import DevStackError, PieceStatus, ProcessRegistry
+from worker.devstack.slurm import SlurmCluster, wait_for_job_end
+from worker.devstack.stack import DevStack, StackConfig, format_status
+from worker.devstack.temporal import TemporalServer, find_executable
+
+__all__ = [
+    "DevStack",
+    "DevStackError",
+    "PieceStatus",
+    "ProcessRegistry",
+    "SlurmCluster",
+    "StackConfig",
+    "TemporalServer",
+    "find_executable",
+    "format_status",
+    "wait_for_job_end",
+]

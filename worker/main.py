@@ -1,0 +1,152 @@
+"""Composition root: settings -> Slurm runner, shared poller, database, Temporal client -> worker."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import signal
+from collections.abc import AsyncIterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from datetime import timedelta
+
+from models.db import make_engine
+from temporalio.client import Client
+from temporalio.worker import Worker
+
+from activities.actions import SlurmActions
+from activities.logs.signatures import SignatureAnalyzer
+from activities.records import RecordActivities
+from activities.slurm.control import SlurmControl
+from activities.slurm.poller import ClusterPoller
+from activities.slurm.runner import SlurmRunner
+from activities.watch import AnalyzerFactory, WatchActivities
+from models.recovery import RecoveryConfig
+from worker.config import Settings
+from worker.discovery import Discoverer, DiscoveryPolicy
+from workflows.job_recovery import JobRecoveryWorkflow
+
+log = logging.getLogger("ajr.worker")
+
+
+def recovery_config(settings: Settings) -> RecoveryConfig:
+    return RecoveryConfig(
+        system_max_requeues=settings.max_requeues,
+        crashloop_threshold=settings.crashloop_threshold,
+        hang_timeout_s=settings.hang_timeout,
+        startup_timeout_s=settings.startup_timeout,
+        release_timeout_s=settings.release_timeout,
+        terminal_exit_codes=list(settings.terminal_exit_codes),
+        other_hardware_exit_codes=list(settings.other_hardware_exit_codes),
+        checkpoint_patterns=settings.all_checkpoint_patterns,
+        log_dirs=list(settings.log_dirs),
+        observe_only=settings.observe_only,
+    )
+
+
+def discovery_policy(settings: Settings) -> DiscoveryPolicy:
+    return DiscoveryPolicy(
+        cluster=settings.cluster_name,
+        config=recovery_config(settings),
+        managed_partitions=frozenset(settings.managed_partitions),
+        observe_only_partitions=frozenset(settings.observe_only_partitions),
+    )
+
+
+async def connect(settings: Settings) -> Client:
+    return await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+
+
+@dataclass
+class Runtime:
+    """Everything a running ajr worker owns."""
+
+    worker: Worker
+    poller: ClusterPoller
+    discoverer: Discoverer
+
+
+def build(
+    settings: Settings,
+    client: Client,
+    *,
+    analyzer_factory: AnalyzerFactory = SignatureAnalyzer,
+    discover: bool = True,
+) -> Runtime:
+    runner = SlurmRunner(
+        env=settings.slurm_env(),
+        bin_dir=settings.slurm_bin_dir,
+        timeout=settings.slurm_command_timeout,
+    )
+    poller = ClusterPoller(runner, settings.slurm_poll_interval)
+    control = SlurmControl(runner)
+    watch = WatchActivities(
+        poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
+    )
+    actions = SlurmActions(control)
+    records = RecordActivities(make_engine(settings.database_url))
+    worker = Worker(
+        client,
+        task_queue=settings.task_queue,
+        workflows=[JobRecoveryWorkflow],
+        activities=[
+            watch.watch_attempt,
+            actions.prepare_job,
+            actions.requeue_job,
+            actions.cancel_job,
+            records.record_decision,
+        ],
+        # Threads are created on demand; only the database activity is synchronous.
+        activity_executor=ThreadPoolExecutor(
+            max_workers=settings.max_concurrent_activities, thread_name_prefix="ajr-sync"
+        ),
+        max_concurrent_activities=settings.max_concurrent_activities,
+        max_cached_workflows=settings.max_cached_workflows,
+        graceful_shutdown_timeout=timedelta(seconds=5),
+    )
+    discoverer = Discoverer(poller, client, discovery_policy(settings), settings.task_queue)
+    discoverer.enabled = discover
+    return Runtime(worker=worker, poller=poller, discoverer=discoverer)
+
+
+@contextlib.asynccontextmanager
+async def running(runtime: Runtime) -> AsyncIterator[Runtime]:
+    """Run the poller, discovery and the worker until the block exits."""
+    runtime.poller.start()
+    tasks = [asyncio.create_task(runtime.worker.run(), name="ajr-worker")]
+    if runtime.discoverer.enabled:
+        tasks.append(asyncio.create_task(runtime.discoverer.run(), name="ajr-discovery"))
+    try:
+        yield runtime
+    finally:
+        await runtime.worker.shutdown()
+        for task in tasks[1:]:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+        await runtime.poller.stop()
+
+
+async def serve(settings: Settings) -> int:
+    """`ajr worker`: run until SIGTERM or SIGINT."""
+    try:
+        client = await connect(settings)
+    except Exception as exc:
+        log.error("cannot connect to Temporal at %s: %s", settings.temporal_address, exc)
+        return 2
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, stop.set)
+    runtime = build(settings, client)
+    log.info(
+        "ajr worker: cluster %s, task queue %s, Temporal %s, database %s",
+        settings.cluster_name,
+        settings.task_queue,
+        settings.temporal_address,
+        settings.database_url.split("@")[-1],
+    )
+    async with running(runtime):
+        await stop.wait()
+    log.info("ajr worker stopped")
+    return 0

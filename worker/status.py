@@ -1,0 +1,33 @@
+"""`ajr status`: what ajr manages on this cluster, and why a job is not managed."""
+
+from __future__ import annotations
+
+from temporalio.client import Client, WorkflowExecutionStatus
+
+from models import search_attributes as sa
+from models.recovery import JobOutcome
+
+
+async def status_lines(client: Client, cluster: str, limit: int = 50) -> list[str]:
+    query = f"{sa.AJR_CLUSTER.name} = '{cluster}' ORDER BY StartTime DESC"
+    rows = [f"{'JOB':>8}  {'WORKFLOW':<24} {'STATE':<10} {'RESTARTS':>8}  {'LAST':<16} DETAIL"]
+    async for execution in client.list_workflows(query, limit=limit):
+        attributes = execution.typed_search_attributes
+        job_id = attributes.get(sa.SLURM_JOB_ID) or "?"
+        restarts = attributes.get(sa.SLURM_RESTART_COUNT)
+        last = attributes.get(sa.AJR_LAST_ANOMALY) or "-"
+        outcome = attributes.get(sa.AJR_OUTCOME) or ""
+        detail = outcome
+        if execution.status == WorkflowExecutionStatus.COMPLETED:
+            result = await client.get_workflow_handle(execution.id).result(result_type=JobOutcome)
+            detail = f"{result.outcome.value}: {result.reason}"
+        elif execution.status == WorkflowExecutionStatus.FAILED:
+            detail = f"failed: {outcome}"
+        state = execution.status.name.lower() if execution.status else "?"
+        rows.append(
+            f"{job_id:>8}  {execution.id:<24} {state:<10} "
+            f"{restarts if restarts is not None else '-':>8}  {last:<16} {detail}"
+        )
+    if len(rows) == 1:
+        rows.append(f"(no jobs seen yet on cluster {cluster!r})")
+    return rows

@@ -1,0 +1,1 @@
+"""Deterministic orchestration: one durable workflow per enrolled Slurm job, and discovery."""

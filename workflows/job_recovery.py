@@ -1,0 +1,453 @@
+"""One durable workflow per enrolled Slurm job: watch each attempt, decide, act, verify.
+
+History stays small for weeks-long jobs: watching an attempt is one long heartbeating activity
+(no events per poll), and the workflow continues as new at every attempt boundary.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import replace
+from datetime import timedelta
+
+from temporalio import workflow
+from temporalio.common import RetryPolicy
+from temporalio.exceptions import ActivityError, ApplicationError
+
+with workflow.unsafe.imports_passed_through():
+    from activities.actions import SlurmActions
+    from activities.records import RecordActivities
+    from activities.watch import WatchActivities
+    from models import search_attributes as sa
+    from models.recovery import (
+        LIVE_ANOMALIES,
+        Action,
+        AttemptRecord,
+        CancelRequest,
+        Decision,
+        DecisionEvent,
+        ExcludeNodesRequest,
+        JobOutcome,
+        JobRecoveryInput,
+        JobStatus,
+        LogCursor,
+        Observation,
+        Observed,
+        Outcome,
+        PrepareRequest,
+        RequeueRequest,
+        RequeueResult,
+        WatchRequest,
+    )
+    from models.slurm import is_valid_node_name
+    from workflows import options
+    from workflows.policy import counts_as_failure, decide, effective_max_requeues
+
+
+def workflow_id(cluster: str, job_id: int) -> str:
+    return f"ajr-{cluster}-{job_id}"
+
+
+def _error_type(error: ActivityError) -> str:
+    cause = error.cause
+    return cause.type or "" if isinstance(cause, ApplicationError) else ""
+
+
+@workflow.defn(name="JobRecovery")
+class JobRecoveryWorkflow:
+    @workflow.init
+    def __init__(self, job: JobRecoveryInput) -> None:
+        self.job = job
+        self.state = job.state
+        self.outcome = Outcome.NOT_MANAGED if job.not_managed_reason else Outcome.RUNNING
+        self.phase = "enrolled"
+        self.stop_requested = False
+        self.stop_reason = ""
+
+    # ---- the main loop -------------------------------------------------------------------
+
+    @workflow.run
+    async def run(self, job: JobRecoveryInput) -> JobOutcome:
+        if job.not_managed_reason:
+            self._show(f"**not managed**: {job.not_managed_reason}")
+            workflow.logger.warning("job %s not managed: %s", job.job_id, job.not_managed_reason)
+            return self._finish(Outcome.NOT_MANAGED, job.not_managed_reason)
+        if not self.state.prepared:
+            await self._prepare()
+
+        ignore: list[str] = []
+        cursor = LogCursor()
+        while True:
+            observation = await self._watch(ignore, cursor)
+            if observation is None:
+                return self._finish(Outcome.STOPPED_BY_OPERATOR, self.stop_reason)
+            decision = self._decide(observation)
+            acting = not (self.state.paused or self.job.config.observe_only)
+            await self._record(
+                observation,
+                decision,
+                acted=acting and decision.action not in (Action.WATCH, Action.COMPLETE),
+            )
+
+            if decision.action is Action.WATCH:
+                self.state.attempt = observation.restart_count
+                return await self._next_run()
+            if decision.action is Action.COMPLETE:
+                return self._finish(decision.outcome, decision.reasons[-1])
+            if not acting:
+                if observation.kind in LIVE_ANOMALIES:
+                    ignore.append(observation.kind.value)  # keep watching the same attempt
+                    cursor = observation.cursor
+                    continue
+                if self.job.config.observe_only:
+                    return self._finish(Outcome.OBSERVED_ONLY, "; ".join(decision.reasons))
+                await self._wait_for_resume()
+                if self.stop_requested:
+                    return self._finish(Outcome.STOPPED_BY_OPERATOR, self.stop_reason)
+            return await self._act(observation, decision)
+
+    async def _act(self, observation: Observation, decision: Decision) -> JobOutcome:
+        if decision.action is Action.REQUEUE:
+            result = await self._requeue(observation, decision)
+            if result.requeued:
+                self.state.ajr_excluded = sorted(
+                    set(self.state.ajr_excluded) | set(decision.exclude_nodes)
+                )
+                self.state.operator_excluded = []
+                self.state.attempt = observation.attempt + 1
+                return await self._next_run()
+            reason = f"not requeued: {result.refused}"
+            self._note(reason)
+            if observation.kind in LIVE_ANOMALIES:
+                await self._cancel(observation, reason)
+            return self._finish(Outcome.WOULD_NOT_FIT, reason)
+        if decision.action is Action.CANCEL:
+            await self._cancel(observation, "; ".join(decision.reasons))
+        return self._finish(decision.outcome, decision.reasons[-1])
+
+    async def _next_run(self) -> JobOutcome:
+        """Continue as new at the attempt boundary: a fresh history per attempt."""
+        await workflow.wait_condition(workflow.all_handlers_finished)
+        workflow.continue_as_new(replace(self.job, state=self.state))
+
+    # ---- steps --------------------------------------------------------------------------
+
+    async def _prepare(self) -> None:
+        if self.job.config.observe_only:
+            self.state.prepared = True
+            return
+        self.phase = "preparing"
+        try:
+            result = await workflow.execute_activity_method(
+                SlurmActions.prepare_job,
+                PrepareRequest(job_id=self.job.job_id),
+                start_to_close_timeout=options.ACTION_START_TO_CLOSE,
+                heartbeat_timeout=options.ACTION_HEARTBEAT,
+                retry_policy=options.ACTION_RETRY,
+            )
+        except ActivityError as error:
+            self._note(f"enrolment step failed: {error.cause or error}")
+        else:
+            if result.detail:
+                self._note(result.detail)
+        self.state.prepared = True
+
+    async def _watch(self, ignore: list[str], cursor: LogCursor) -> Observation | None:
+        self.phase = f"watching attempt {self.state.attempt}"
+        self._show()
+        handle = workflow.start_activity_method(
+            WatchActivities.watch_attempt,
+            WatchRequest(
+                cluster=self.job.cluster,
+                job_id=self.job.job_id,
+                attempt=self.state.attempt,
+                config=self.job.config,
+                ignore=list(ignore),
+                cursor=cursor,
+                earlier_logs=sorted({r.log_path for r in self.state.attempts if r.log_path}),
+            ),
+            start_to_close_timeout=options.WATCH_START_TO_CLOSE,
+            heartbeat_timeout=options.WATCH_HEARTBEAT,
+            retry_policy=options.WATCH_RETRY,
+            summary=f"watch job {self.job.job_id} attempt {self.state.attempt}",
+        )
+        await workflow.wait_condition(lambda: handle.done() or self.stop_requested)
+        if self.stop_requested and not handle.done():
+            handle.cancel()
+            try:
+                await handle
+            except (ActivityError, asyncio.CancelledError):
+                pass
+            return None
+        return await handle
+
+    def _decide(self, observation: Observation) -> Decision:
+        return decide(
+            observation,
+            config=self.job.config,
+            max_requeues=self._max_requeues(),
+            history=self.state.attempts,
+            operator_exclusions=self.state.operator_excluded,
+        )
+
+    async def _record(self, observation: Observation, decision: Decision, *, acted: bool) -> None:
+        """Record the decision, its reasons and evidence, before acting on it."""
+        now = workflow.now().timestamp()
+        reasons = list(decision.reasons)
+        if not acted and decision.action not in (Action.WATCH, Action.COMPLETE):
+            reasons.append(
+                "observe-only: not acting" if self.job.config.observe_only else "paused: not acting"
+            )
+        record = AttemptRecord(
+            attempt=observation.attempt,
+            observed=observation.kind.value,
+            state=observation.state,
+            exit=f"signal {observation.signal}"
+            if observation.signal
+            else f"exit {observation.exit_code}",
+            checkpoints=observation.cursor.checkpoints,
+            log_path=observation.cursor.path,
+            nodes=observation.nodes,
+            evidence=observation.evidence,
+            action=decision.action.value,
+            failed=counts_as_failure(observation, decision),
+            acted=acted,
+            reasons=reasons,
+            excluded_nodes=decision.exclude_nodes,
+            decided_at=now,
+        )
+        # A live anomaly not acted on is followed by the same attempt's exit: keep one record.
+        previous = self.state.attempts[-1] if self.state.attempts else None
+        if previous is not None and previous.attempt == record.attempt and not previous.acted:
+            self.state.attempts[-1] = record
+        else:
+            self.state.attempts.append(record)
+        workflow.logger.info(
+            "job %s attempt %s: %s -> %s (%s)",
+            self.job.job_id,
+            observation.attempt,
+            observation.kind.value,
+            decision.action.value,
+            "; ".join(reasons),
+        )
+        updates = [
+            sa.SLURM_RESTART_COUNT.value_set(observation.restart_count or observation.attempt)
+        ]
+        if observation.kind is not Observed.REQUEUED:
+            updates.append(sa.AJR_LAST_ANOMALY.value_set(observation.kind.value))
+        workflow.upsert_search_attributes(updates)
+        self._show()
+        sequence = len(self.state.attempts)
+        event = DecisionEvent(
+            event_id=f"{workflow.info().workflow_id}/{observation.attempt}/{sequence}/{observation.kind.value}",
+            cluster=self.job.cluster,
+            job_id=self.job.job_id,
+            attempt=observation.attempt,
+            observed=observation.kind.value,
+            action=decision.action.value,
+            acted=acted,
+            outcome=decision.outcome.value,
+            reasons=reasons,
+            evidence=observation.evidence,
+            excluded_nodes=decision.exclude_nodes,
+            decided_at=now,
+        )
+        try:
+            await workflow.execute_activity_method(
+                RecordActivities.record_decision,
+                event,
+                start_to_close_timeout=options.RECORD_START_TO_CLOSE,
+                retry_policy=options.RECORD_RETRY,
+            )
+        except ActivityError as error:
+            self._note(
+                f"decision not written to the database (kept in history): {error.cause or error}"
+            )
+
+    async def _requeue(self, observation: Observation, decision: Decision) -> RequeueResult:
+        """Requeue until Slurm confirms it; a step that keeps failing is raised, never dropped."""
+        request = RequeueRequest(
+            cluster=self.job.cluster,
+            job_id=self.job.job_id,
+            attempt=observation.attempt,
+            exclude_nodes=decision.exclude_nodes,
+            release_timeout_s=self.job.config.release_timeout_s,
+        )
+        self.phase = f"requeueing attempt {observation.attempt}"
+        self._show()
+        rounds = 0
+        while True:
+            try:
+                result = await workflow.execute_activity_method(
+                    SlurmActions.requeue_job,
+                    request,
+                    start_to_close_timeout=options.ACTION_START_TO_CLOSE,
+                    heartbeat_timeout=options.ACTION_HEARTBEAT,
+                    retry_policy=options.ACTION_RETRY,
+                    summary=f"requeue job {self.job.job_id} attempt {observation.attempt}",
+                )
+            except ActivityError as error:
+                kind = _error_type(error)
+                if kind in ("JobNotFound", "RequeueRefused", "InvalidRequest"):
+                    self._note(f"requeue impossible: {error.cause}")
+                    outcome = Outcome.VANISHED if kind == "JobNotFound" else Outcome.NOT_REQUEUEABLE
+                    self._finish(outcome, str(error.cause))
+                    raise ApplicationError(
+                        f"job {self.job.job_id}: {error.cause}", type=kind, non_retryable=True
+                    ) from error
+                rounds += 1
+                self._note(
+                    f"recovery watchdog: requeue of attempt {observation.attempt} not verified (round {rounds}): {error.cause or error}"
+                )
+                workflow.logger.warning(
+                    "job %s: requeue not verified: %s", self.job.job_id, error.cause
+                )
+                await workflow.sleep(options.ACTION_ROUND_PAUSE)
+                continue
+            for step in result.steps:
+                workflow.logger.info("job %s: %s", self.job.job_id, step)
+            return result
+
+    async def _cancel(self, observation: Observation, reason: str) -> None:
+        self.phase = f"cancelling attempt {observation.attempt}"
+        try:
+            detail = await workflow.execute_activity_method(
+                SlurmActions.cancel_job,
+                CancelRequest(job_id=self.job.job_id, attempt=observation.attempt, reason=reason),
+                start_to_close_timeout=options.ACTION_START_TO_CLOSE,
+                heartbeat_timeout=options.ACTION_HEARTBEAT,
+                retry_policy=options.ACTION_RETRY,
+            )
+            self._note(f"attempt {observation.attempt} {detail}")
+        except ActivityError as error:
+            self._note(f"could not cancel attempt {observation.attempt}: {error.cause or error}")
+
+    async def _wait_for_resume(self) -> None:
+        self.phase = "paused: waiting for resume"
+        self._show()
+        await workflow.wait_condition(lambda: not self.state.paused or self.stop_requested)
+
+    # ---- bookkeeping ---------------------------------------------------------------------
+
+    def _max_requeues(self) -> int:
+        return effective_max_requeues(
+            self.job.config, self.job.max_requeue_times, self.state.max_requeues_override
+        )
+
+    def _note(self, warning: str) -> None:
+        self.state.warnings = [*self.state.warnings[-19:], warning]
+        workflow.logger.warning("job %s: %s", self.job.job_id, warning)
+
+    def _finish(self, outcome: Outcome, reason: str) -> JobOutcome:
+        self.outcome = outcome
+        self.phase = "done"
+        workflow.upsert_search_attributes([sa.AJR_OUTCOME.value_set(outcome.value)])
+        self._show(f"**{outcome.value}**: {reason}")
+        return JobOutcome(
+            job_id=self.job.job_id,
+            outcome=outcome,
+            reason=reason,
+            attempts=len(self.state.attempts),
+        )
+
+    def _show(self, headline: str = "") -> None:
+        """Markdown shown by the Temporal UI; writes no history event."""
+        lines = [headline or f"**job {self.job.job_id}**: {self.phase}"]
+        lines.append(
+            f"requeues {self.state.attempt} of {self._max_requeues()}, "
+            f"excluded {','.join(self.state.ajr_excluded) or 'none'}"
+            + (", **paused**" if self.state.paused else "")
+            + (", observe-only" if self.job.config.observe_only else "")
+        )
+        for record in self.state.attempts[-5:]:
+            lines.append(
+                f"- attempt {record.attempt}: {record.observed} -> {record.action}: {'; '.join(record.reasons)}"
+            )
+        for warning in self.state.warnings[-3:]:
+            lines.append(f"- warning: {warning}")
+        workflow.set_current_details("\n".join(lines))
+
+    # ---- steering from the temporal CLI --------------------------------------------------
+
+    @workflow.query
+    def status(self) -> JobStatus:
+        last = self.state.attempts[-1] if self.state.attempts else None
+        return JobStatus(
+            job_id=self.job.job_id,
+            cluster=self.job.cluster,
+            managed=not self.job.not_managed_reason,
+            attempt=self.state.attempt,
+            requeues_used=self.state.attempt,
+            max_requeues=self._max_requeues(),
+            paused=self.state.paused,
+            observe_only=self.job.config.observe_only,
+            excluded_nodes=sorted(set(self.state.ajr_excluded) | set(self.state.operator_excluded)),
+            outcome=self.outcome.value,
+            last_action=last.action if last else "",
+            last_reasons=last.reasons
+            if last
+            else [self.job.not_managed_reason]
+            if self.job.not_managed_reason
+            else [],
+            warnings=list(self.state.warnings),
+            phase=self.phase,
+        )
+
+    @workflow.query
+    def attempts(self) -> list[AttemptRecord]:
+        return list(self.state.attempts)
+
+    @workflow.signal
+    def pause(self) -> None:
+        """Keep watching and recording, but change nothing in Slurm."""
+        self.state.paused = True
+        self._show()
+
+    @workflow.signal
+    def resume(self) -> None:
+        self.state.paused = False
+        self._show()
+
+    @workflow.signal
+    def stop(self, reason: str = "") -> None:
+        """Stop managing the job; the job itself is left untouched."""
+        self.stop_requested = True
+        self.stop_reason = reason or "stopped by operator"
+
+    @workflow.update
+    def exclude_nodes(self, request: ExcludeNodesRequest) -> list[str]:
+        """Add nodes to exclude at the next requeue; returns every node ajr will exclude."""
+        self.state.operator_excluded = sorted(
+            set(self.state.operator_excluded) | set(request.nodes)
+        )
+        self._note(
+            f"operator excludes {','.join(request.nodes)}: {request.reason or 'no reason given'}"
+        )
+        return sorted(set(self.state.ajr_excluded) | set(self.state.operator_excluded))
+
+    @exclude_nodes.validator
+    def _validate_exclude_nodes(self, request: ExcludeNodesRequest) -> None:
+        if not request.nodes:
+            raise ValueError("nodes must be a non-empty list")
+        bad = [
+            node
+            for node in request.nodes
+            if not isinstance(node, str) or not is_valid_node_name(node)
+        ]
+        if bad:
+            raise ValueError(f"invalid node name(s): {bad}")
+
+    @workflow.update
+    def set_max_requeues(self, value: int) -> int:
+        """Override the job's max_requeue_times; returns the limit now in force."""
+        self.state.max_requeues_override = value
+        self._show()
+        return self._max_requeues()
+
+    @set_max_requeues.validator
+    def _validate_max_requeues(self, value: int) -> None:
+        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+            raise ValueError(f"max requeues must be a non-negative integer, got {value!r}")
+
+
+__all__ = ["JobRecoveryWorkflow", "RetryPolicy", "timedelta", "workflow_id"]

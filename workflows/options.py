@@ -1,0 +1,35 @@
+"""Timeouts and retry policies of every activity call, in one place."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from temporalio.common import RetryPolicy
+
+# Watching lasts as long as an attempt runs; the heartbeat timeout is what notices a dead worker.
+WATCH_START_TO_CLOSE = timedelta(days=30)
+WATCH_HEARTBEAT = timedelta(seconds=20)
+WATCH_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    maximum_interval=timedelta(seconds=30),
+    non_retryable_error_types=["InvalidRequest"],
+)
+
+# Slurm actions: short, heartbeating per step; a few tries, then the workflow's watchdog speaks.
+ACTION_START_TO_CLOSE = timedelta(minutes=5)
+ACTION_HEARTBEAT = timedelta(seconds=10)
+ACTION_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=15),
+    maximum_attempts=5,
+    non_retryable_error_types=["JobNotFound", "RequeueRefused", "InvalidRequest"],
+)
+# Between rounds of a Slurm action that keeps failing (slurmctld down, job stuck held).
+ACTION_ROUND_PAUSE = timedelta(seconds=30)
+
+# The database is a record, not a gate: recovery goes on if it is down, the history keeps all.
+RECORD_START_TO_CLOSE = timedelta(seconds=15)
+RECORD_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=5), maximum_attempts=3
+)

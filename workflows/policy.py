@@ -1,0 +1,157 @@
+"""Recovery policy: from what an attempt showed, what to do. Pure functions, no Temporal."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from models.recovery import (
+    LIVE_ANOMALIES,
+    Action,
+    AttemptRecord,
+    Decision,
+    Observation,
+    Observed,
+    Outcome,
+    RecoveryConfig,
+)
+from models.slurm import JobState
+
+
+def effective_max_requeues(
+    config: RecoveryConfig, job_max: int | None, override: int | None = None
+) -> int:
+    """The most restrictive of the system maximum and the job's own (or operator's) limit."""
+    job_limit = override if override is not None else job_max
+    if job_limit is None:
+        return config.system_max_requeues
+    return min(config.system_max_requeues, job_limit)
+
+
+def describe(observation: Observation) -> str:
+    if observation.kind is Observed.EXITED:
+        exit_text = (
+            f"signal {observation.signal}"
+            if observation.signal
+            else f"exit {observation.exit_code}"
+        )
+        return f"attempt {observation.attempt} ended {observation.state} ({exit_text})"
+    return f"attempt {observation.attempt}: {observation.kind.value} ({observation.detail})"
+
+
+def is_continuation(observation: Observation) -> bool:
+    """A time-limit stop after a new checkpoint is progress, not failure."""
+    return (
+        observation.kind is Observed.EXITED
+        and observation.state == JobState.TIMEOUT.value
+        and observation.cursor.checkpoints > 0
+    )
+
+
+def failed_without_checkpoint_streak(history: Sequence[AttemptRecord]) -> int:
+    """How many of the most recent attempts in a row failed without saving a checkpoint."""
+    streak = 0
+    for record in reversed(history):
+        if not record.failed or record.checkpoints > 0:
+            break
+        streak += 1
+    return streak
+
+
+def _exclusions(
+    observation: Observation, config: RecoveryConfig, extra: Sequence[str]
+) -> list[str]:
+    nodes = set(observation.culprit_nodes) | set(extra)
+    if (
+        observation.kind is Observed.EXITED
+        and observation.exit_code in config.other_hardware_exit_codes
+    ):
+        nodes |= set(observation.nodes)
+    return sorted(nodes)
+
+
+def _stop(observation: Observation, outcome: Outcome, reasons: list[str]) -> Decision:
+    # A live anomaly means the failed attempt still holds its nodes: cancel it.
+    action = Action.CANCEL if observation.kind in LIVE_ANOMALIES else Action.STOP
+    return Decision(action, outcome, reasons)
+
+
+def decide(
+    observation: Observation,
+    *,
+    config: RecoveryConfig,
+    max_requeues: int,
+    history: Sequence[AttemptRecord],
+    operator_exclusions: Sequence[str] = (),
+) -> Decision:
+    """The decision for one observation. `history` holds the earlier attempts, oldest first."""
+    what = describe(observation)
+    kind = observation.kind
+    if kind is Observed.REQUEUED:
+        return Decision(Action.WATCH, reasons=[f"{what}: requeued outside ajr; watching it"])
+    if kind is Observed.VANISHED:
+        return Decision(
+            Action.STOP,
+            Outcome.VANISHED,
+            [f"{what}: slurmctld has no record of the job any more; nothing to requeue"],
+        )
+    if kind is Observed.EXITED:
+        if observation.state == JobState.COMPLETED.value and observation.exit_code == 0:
+            return Decision(Action.COMPLETE, Outcome.COMPLETED, [f"{what}: success"])
+        if observation.state == JobState.CANCELLED.value:
+            return Decision(
+                Action.COMPLETE,
+                Outcome.CANCELLED_BY_USER,
+                [f"{what}: cancelled outside ajr; a cancelled job is never requeued"],
+            )
+        if observation.exit_code in config.terminal_exit_codes and not observation.signal:
+            return Decision(
+                Action.STOP,
+                Outcome.TERMINAL_EXIT,
+                [f"{what}: exit code {observation.exit_code} asks not to be requeued"],
+            )
+
+    reasons = [what]
+    if observation.evidence:
+        reasons.append(f"evidence: {observation.evidence[0][:300]}")
+    if observation.requeue_warranted is False:
+        return _stop(
+            observation,
+            Outcome.APPLICATION_ERROR,
+            [*reasons, f"{observation.category or 'application'} error: a requeue cannot help"],
+        )
+
+    continuation = is_continuation(observation)
+    used = observation.attempt
+    if used >= max_requeues:
+        return _stop(
+            observation,
+            Outcome.MAX_REQUEUES,
+            [*reasons, f"requeue limit reached: {used} of {max_requeues} requeues used"],
+        )
+    if not continuation and observation.cursor.checkpoints == 0:
+        streak = 1 + failed_without_checkpoint_streak(history)
+        if streak >= config.crashloop_threshold:
+            return _stop(
+                observation,
+                Outcome.CRASHLOOP,
+                [
+                    *reasons,
+                    f"crashloop: the last {streak} attempts failed without a new checkpoint "
+                    f"(threshold {config.crashloop_threshold})",
+                ],
+            )
+    exclude = _exclusions(observation, config, operator_exclusions)
+    if continuation:
+        reasons.append(
+            f"time limit after {observation.cursor.checkpoints} checkpoint save(s): continue"
+        )
+    if exclude:
+        reasons.append(f"exclude {','.join(exclude)}")
+    reasons.append(f"requeue {used + 1} of {max_requeues}")
+    return Decision(Action.REQUEUE, Outcome.RUNNING, reasons, exclude)
+
+
+def counts_as_failure(observation: Observation, decision: Decision) -> bool:
+    if decision.action in (Action.COMPLETE, Action.WATCH):
+        return False
+    return not is_continuation(observation) and observation.kind is not Observed.VANISHED

@@ -174,7 +174,7 @@ def test_opener_failures_become_log_unavailable(error: Exception, reason: str) -
 
 
 class FlakyReader(io.BytesIO):
-    """A BytesIO that serves 4 bytes per read and fails at position `fail_at[0]` and beyond."""
+    """A BytesIO that serves 2 bytes per read and fails at position `fail_at[0]` and beyond."""
 
     def __init__(self, data: bytes, fail_at: list[int]) -> None:
         super().__init__(data)
@@ -183,11 +183,11 @@ class FlakyReader(io.BytesIO):
     def read(self, size: int | None = -1) -> bytes:
         if self.tell() >= self.fail_at[0]:
             raise OSError(5, "Input/output error")
-        return super().read(4)
+        return super().read(2)
 
 
 def test_read_error_keeps_lines_already_read_and_raises_next_time() -> None:
-    fail_at = [5]
+    fail_at = [4]
     scanner = LogScanner("/x/job.log", opener=lambda p: FlakyReader(b"ab\ncd\nef\n", fail_at))
     assert scanner.read_lines() == ["ab"]  # "cd" was only partly read when the error hit
     assert scanner.offset == 3
@@ -211,7 +211,7 @@ def test_max_bytes_bounds_each_read(tmp_path: Path) -> None:
 class CountingReader(io.FileIO):
     total = 0
 
-    def read(self, size: int = -1) -> bytes:
+    def read(self, size: int | None = -1) -> bytes:
         data = super().read(size)
         CountingReader.total += len(data)
         return data

@@ -34,7 +34,13 @@ def test_squeue_22_05_captured_output():
 
 @pytest.mark.parametrize(
     ("raw", "expected"),
-    [(0, ExitStatus(0, 0)), (256, ExitStatus(1, 0)), (23808, ExitStatus(93, 0)), (11, ExitStatus(0, 11)), (15, ExitStatus(0, 15))],
+    [
+        (0, ExitStatus(0, 0)),
+        (256, ExitStatus(1, 0)),
+        (23808, ExitStatus(93, 0)),
+        (11, ExitStatus(0, 11)),
+        (15, ExitStatus(0, 15)),
+    ],
 )
 def test_exit_code_is_a_wait_status_on_22_05(raw, expected):
     assert job_from_json({"job_id": 1, "exit_code": raw}).exit_status == expected
@@ -48,7 +54,11 @@ def test_newer_slurm_shapes():
             "restart_cnt": {"set": True, "number": 2},
             "priority": {"set": True, "number": 0},
             "state_reason": "JobHeldUser",
-            "exit_code": {"status": ["EXIT"], "return_code": {"set": True, "number": 16}, "signal": {"id": {"set": False, "number": 0}}},
+            "exit_code": {
+                "status": ["EXIT"],
+                "return_code": {"set": True, "number": 16},
+                "signal": {"id": {"set": False, "number": 0}},
+            },
             "nodes": "",
             "excluded_nodes": "gpu[001-003]",
         }

@@ -1,0 +1,34 @@
+# ajr's entry points: `make test` (what CI runs), `make demo`, `make install`.
+# The venv is .venv, built with python3.11; it is refreshed when pyproject.toml changes.
+
+PYTHON ?= python3.11
+VENV   := .venv
+BIN    := $(VENV)/bin
+STAMP  := $(VENV)/.installed
+
+.PHONY: install test demo system-deps lint
+
+install: $(STAMP)
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+# Slurm, munge and (only if nothing answers on 127.0.0.1:3306) MariaDB.
+system-deps:
+	bash deploy/local/install-system-deps.sh
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+
+# Every step must pass; pytest's exit 5 ("no tests collected") fails the target like any error.
+test: install system-deps lint
+	$(BIN)/pytest
+
+demo: install system-deps
+	$(BIN)/ajr demo

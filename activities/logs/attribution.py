@@ -1,0 +1,97 @@
+"""From the failure signals of one attempt to a cause: category, culprit nodes, confidence.
+
+Rules, in order:
+- Signals that follow a Slurm cancel line (time limit, preemption, node failure, scancel) are
+  its consequences: the processes die because Slurm killed them.
+- Otherwise the strongest class wins: suspect hardware that names nodes, then other hardware
+  and Slurm, then network and storage, then the application's own errors, and last the
+  victims (a watchdog timeout, "remote process exited", tasks srun killed after another
+  failed). Within a class the first signal wins: the first failing rank, not the ones that
+  died of it.
+- Culprit nodes (the ones to exclude) come only from hardware-suspect signals; an application
+  or network error never excludes a node by itself.
+- A requeue is called unwarranted only when the cause is a deterministic application error.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from activities.logs.detectors import APPLICATION, GPU, NETWORK, NODE, SCHEDULER, STORAGE, Signal
+
+_MAX_EVIDENCE = 8
+_CONFIDENCE = (0.9, 0.75, 0.6, 0.7, 0.35)
+
+
+@dataclass(frozen=True)
+class Attribution:
+    category: str
+    summary: str
+    confidence: float  # 0..1: how sure the cause is the root cause
+    culprit_nodes: tuple[str, ...] = ()  # suspect hardware: exclude on requeue
+    suspect_nodes: tuple[str, ...] = ()  # every job node the signals name
+    evidence: tuple[str, ...] = ()  # the root cause's line first
+    requeue: bool | None = None
+    root: Signal | None = None
+
+
+def _klass(signal: Signal) -> int:
+    if signal.victim:
+        return 4
+    if signal.category in (GPU, NODE) and signal.exclude and signal.nodes:
+        return 0
+    if signal.category in (GPU, NODE, SCHEDULER):
+        return 1
+    if signal.category in (NETWORK, STORAGE):
+        return 2
+    return 3
+
+
+def attribute(signals: Sequence[Signal]) -> Attribution | None:
+    """The most likely cause among `signals` (in log order), or None when there are none."""
+    if not signals:
+        return None
+    # Everything after Slurm's own cancel line happened because of it.
+    for i, signal in enumerate(signals):
+        if signal.name.startswith("slurm_"):
+            signals = signals[: i + 1]
+            break
+    ranked = sorted(range(len(signals)), key=lambda i: (_klass(signals[i]), i))
+    root = signals[ranked[0]]
+    klass = _klass(root)
+
+    culprits: list[str] = []
+    if klass == 0:
+        for signal in signals:
+            if _klass(signal) == 0:
+                culprits += [n for n in signal.nodes if n not in culprits]
+    suspects: list[str] = []
+    for signal in signals:
+        suspects += [n for n in signal.nodes if n not in suspects]
+
+    evidence = [root.line]
+    for signal in signals:
+        if len(evidence) >= _MAX_EVIDENCE:
+            break
+        if signal.line not in evidence:
+            evidence.append(signal.line)
+
+    agreeing = sum(1 for s in signals if s.category == root.category and not s.victim)
+    confidence = min(0.95, _CONFIDENCE[klass] + 0.05 * max(0, agreeing - 1))
+    requeue = root.requeue
+    if klass <= 1 and root.category in (GPU, NODE):
+        requeue = True  # hardware, not the job: a requeue on other nodes can help
+    summary = root.summary
+    if len(signals) > 1:
+        summary += f" (first cause of {len(signals)} failure signals)"
+    return Attribution(
+        category=root.category if root.category else APPLICATION,
+        summary=summary,
+        confidence=confidence,
+        culprit_nodes=tuple(culprits),
+        suspect_nodes=tuple(suspects),
+        evidence=tuple(evidence),
+        requeue=requeue,
+        root=root,
+    )

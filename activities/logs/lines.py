@@ -1,0 +1,193 @@
+"""Pure parsing of one raw log line: launcher rank prefixes, timestamps, srun's split chunks."""
+
+from __future__ import annotations
+
+import re
+import time
+from datetime import UTC, datetime, tzinfo
+from typing import NamedTuple
+
+# `srun -l` labels each line "%0*d: " (zero-padded task id; some versions and wrappers pad with
+# spaces). torchrun / PyTorch distributed add "[rank3]:" (global rank); torch elastic's --tee
+# adds "[default3]:" (the local rank of the "default" role), which says nothing about the
+# global rank and is only stripped. Both may follow an srun label: "3: [rank27]:[E ...] ...".
+_PREFIX = re.compile(r" *(?:(\d{1,7}):(?: |$))?(?:\[(?:rank(\d{1,7})|default\d{1,7})\]: ?)?")
+
+# Timestamps are looked for only near the start of the text: that is where loggers put them,
+# and a bounded search keeps the cost per line flat.
+_TS_WINDOW = 80
+_ISO = re.compile(
+    r"(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2}):(\d{2})"
+    r"(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?"
+)
+_SYSLOG = re.compile(
+    r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})\b"
+)
+_MONTHS = {
+    m: i
+    for i, m in enumerate(
+        ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"), 1
+    )
+}
+
+# slurmstepd forwards task output in messages of at most this many bytes; with a label on, a
+# message without a newline (a line longer than this) is written as its own labelled line with a
+# newline added, so the next chunk of the same task starts a new labelled line.
+SRUN_CHUNK_BYTES = 1024
+
+
+class ParsedLine(NamedTuple):
+    rank: int | None  # torchrun's global rank when present, else the srun task label
+    text: str  # the line without launcher prefixes
+    timestamp: float | None  # epoch seconds, when the text starts with a recognised timestamp
+    label: int | None = None  # the srun task label alone (None without `srun -l`)
+
+
+def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
+    """(rank, srun label, text) of a raw line: the launcher prefixes removed."""
+    # Most lines start with neither a digit, a space nor "[": skip the regex for them.
+    if not raw or (raw[0] not in _PREFIX_START):
+        return None, None, raw
+    m = _PREFIX.match(raw)
+    assert m is not None  # every group is optional: the pattern always matches
+    if m.end() == 0:
+        return None, None, raw
+    label = int(m[1]) if m[1] is not None else None
+    rank = int(m[2]) if m[2] is not None else label
+    return rank, label, raw[m.end() :]
+
+
+_PREFIX_START = frozenset(" 0123456789[")
+
+
+def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> float | None:
+    """Epoch seconds of the first timestamp near the start of `text`, or None.
+
+    Naive times are read in `tz` (the cluster's log time zone). Syslog-style times carry no
+    year: `year` is used, or the current year in `tz`.
+    """
+    m = _ISO.search(text, 0, _TS_WINDOW)
+    if m is not None:
+        y, mo, d, h, mi, s, frac, zone = m.groups()
+        minute, second = int(mi), int(s)
+        if minute > 59 or second > 60:
+            return None
+        hour_start = _hour_start(int(y), int(mo), int(d), int(h), tz)
+        if hour_start is None:
+            return None
+        epoch, offset = hour_start
+        epoch += minute * 60 + second
+        if zone is not None:
+            # An explicit zone wins over `tz`: undo tz's offset, apply the zone's.
+            epoch += offset - _zone_seconds(zone)
+        if frac:
+            epoch += int(frac) / 10 ** len(frac)
+        return epoch
+    m = _SYSLOG.search(text, 0, _TS_WINDOW)
+    if m is not None:
+        mon, d, h, mi, s = m.groups()
+        if year is None:
+            year = datetime.fromtimestamp(time.time(), tz).year
+        try:
+            dt = datetime(year, _MONTHS[mon], int(d), int(h), int(mi), int(s), tzinfo=tz)
+        except ValueError:
+            return None
+        return dt.timestamp()
+    return None
+
+
+# (year, month, day, hour, tz) -> (epoch at the start of that hour, tz's UTC offset then).
+# Log timestamps come in long runs within the same hour, so building a datetime (the slow
+# part) happens about once an hour of log; keying by hour keeps DST changes right.
+_HOURS: dict[tuple[int, int, int, int, tzinfo], tuple[float, float] | None] = {}
+
+
+def _hour_start(y: int, mo: int, d: int, h: int, tz: tzinfo) -> tuple[float, float] | None:
+    key = (y, mo, d, h, tz)
+    try:
+        return _HOURS[key]
+    except KeyError:
+        pass
+    try:
+        dt = datetime(y, mo, d, h, tzinfo=tz)
+    except ValueError:
+        value = None
+    else:
+        offset = dt.utcoffset()
+        value = (dt.timestamp(), offset.total_seconds() if offset is not None else 0.0)
+    if len(_HOURS) >= 4096:
+        _HOURS.clear()
+    _HOURS[key] = value
+    return value
+
+
+def _zone_seconds(zone: str) -> float:
+    if zone == "Z":
+        return 0.0
+    sign = -1 if zone[0] == "-" else 1
+    digits = zone[1:].replace(":", "")
+    return sign * (int(digits[:2]) * 3600 + int(digits[2:4]) * 60)
+
+
+def parse_line(raw: str, *, tz: tzinfo = UTC, year: int | None = None) -> ParsedLine:
+    """Split a raw log line into rank, text and timestamp."""
+    rank, label, text = split_prefix(raw)
+    return ParsedLine(rank, text, parse_timestamp(text, tz=tz, year=year), label)
+
+
+def looks_split(text: str) -> bool:
+    """True when a labelled line's text is exactly one srun chunk: its line likely continues."""
+    # Cheap length guards first: 1024 bytes are between 256 and 1024 characters of UTF-8.
+    n = len(text)
+    if n > SRUN_CHUNK_BYTES or n < SRUN_CHUNK_BYTES // 4:
+        return False
+    return n == SRUN_CHUNK_BYTES or len(text.encode("utf-8", "surrogatepass")) == SRUN_CHUNK_BYTES
+
+
+class SrunJoiner:
+    """Re-joins the chunks srun made of one long labelled line (a heuristic, see `looks_split`).
+
+    A labelled line whose text is exactly SRUN_CHUNK_BYTES bytes is held; the following lines
+    with the same label are appended until one is shorter. Lines without a label, or of other
+    lengths, pass straight through, so the common case adds no delay. Other tasks' lines may
+    interleave with the chunks. Memory is bounded: a held line stops growing at `max_chars`
+    (and is then released), and at most `max_pending` labels are held at once (the oldest is
+    released to make room). A line that happened to be exactly 1024 bytes is held until its
+    task's next line, or until `flush()` (call it when the log falls silent).
+    """
+
+    def __init__(self, *, max_chars: int = 65536, max_pending: int = 1024) -> None:
+        self._max_chars = max_chars
+        self._max_pending = max_pending
+        self._pending: dict[int, list[str]] = {}
+        self._sizes: dict[int, int] = {}
+
+    def push(self, label: int | None, text: str) -> list[tuple[int | None, str]]:
+        """Feed one line; return the (label, text) lines that are now complete, in order."""
+        if label is None:
+            return [(label, text)]
+        held = self._pending.get(label)
+        split = looks_split(text)
+        if held is None:
+            if not split:
+                return [(label, text)]
+            out: list[tuple[int | None, str]] = []
+            if len(self._pending) >= self._max_pending:
+                oldest = next(iter(self._pending))
+                out.append((oldest, self._release(oldest)))
+            self._pending[label] = [text]
+            self._sizes[label] = len(text)
+            return out
+        held.append(text)
+        self._sizes[label] += len(text)
+        if split and self._sizes[label] < self._max_chars:
+            return []
+        return [(label, self._release(label))]
+
+    def flush(self) -> list[tuple[int | None, str]]:
+        """Release every held line (e.g. when the log falls silent)."""
+        return [(label, self._release(label)) for label in list(self._pending)]
+
+    def _release(self, label: int) -> str:
+        self._sizes.pop(label, None)
+        return "".join(self._pending.pop(label))

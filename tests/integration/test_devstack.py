@@ -1,0 +1,130 @@
+"""The local stack end to end: `up` starts Slurm, Temporal and a worker; `up` again is a no-op;
+`down` stops exactly the recorded PIDs. Uses its own state dir and ports, so it runs beside both
+a developer's `ajr dev up` stack and the session's Slurm test cluster.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import replace
+from pathlib import Path
+
+import httpx
+import pytest
+
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES
+from tests.conftest import PORT_OFFSET, integration_unavailable
+from worker.devstack import DevStack, StackConfig
+from worker.devstack.processes import pid_running
+from worker.devstack.stack import WORKER_NAME
+
+pytestmark = pytest.mark.integration
+
+BASE = 28800 + PORT_OFFSET
+CONFIG = StackConfig(
+    ajr_state_dir=Path("/nonexistent"),  # replaced per test
+    cluster_name="ajrdevtest",
+    slurmctld_port=BASE + 17,
+    slurmd_port=BASE + 18,
+    node_port_base=BASE + 201,
+    temporal_port=BASE + 33,
+    temporal_ui_port=BASE + 34,
+)
+
+
+def _cli(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    """`ajr dev ...` in a child process, pointed at the test stack through AJR_* variables."""
+    env = {
+        **os.environ,
+        "AJR_STATE_DIR": str(state_dir),
+        "AJR_CLUSTER_NAME": "ajrdevtest",
+        "AJR_DEV_SLURMCTLD_PORT": str(CONFIG.slurmctld_port),
+        "AJR_DEV_SLURMD_PORT": str(CONFIG.slurmd_port),
+        "AJR_DEV_NODE_PORT_BASE": str(CONFIG.node_port_base),
+        "AJR_DEV_TEMPORAL_PORT": str(CONFIG.temporal_port),
+        "AJR_DEV_TEMPORAL_UI_PORT": str(CONFIG.temporal_ui_port),
+    }
+    env.pop("AJR_DATABASE_URL", None)
+    return subprocess.run(
+        [sys.executable, "-c", "from worker.cli import main; main()", "dev", *args],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_up_twice_then_down(tmp_path: Path) -> None:
+    stack = DevStack(replace(CONFIG, ajr_state_dir=tmp_path))
+    try:
+        try:
+            stack.up(timeout=60)
+        except Exception as exc:
+            integration_unavailable("the dev stack", exc)
+        recorded = stack.registry.load()
+        assert {"slurmctld", "temporal", WORKER_NAME} <= set(recorded)
+        assert Path(recorded[WORKER_NAME].log_file).exists()
+
+        env = {**os.environ, **stack.env()}
+        sinfo = subprocess.run(
+            ["sinfo", "-h", "-N", "-o", "%N %T"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=15,
+        )
+        assert sorted(sinfo.stdout.split()) == sorted(
+            [*(f"node{i}" for i in range(1, 5)), *["idle"] * 4]
+        )
+
+        assert httpx.get(stack.temporal.ui_url, timeout=10).status_code == 200
+        listed = subprocess.run(
+            stack.temporal.cli("operator", "search-attribute", "list"),
+            capture_output=True,
+            text=True,
+            check=True,
+            timeout=15,
+        )
+        for key in ALL_SEARCH_ATTRIBUTES:
+            assert key.name in listed.stdout
+
+        # `ajr dev env` output must survive `eval` in a shell unchanged.
+        exported = _cli(tmp_path, "env")
+        assert exported.returncode == 0, exported.stderr
+        echoed = subprocess.run(
+            [
+                "bash",
+                "-c",
+                'eval "$1"; printf "%s\\n" "$SLURM_CONF" "$TEMPORAL_ADDRESS"',
+                "_",
+                exported.stdout,
+            ],
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert echoed.stdout.split() == [str(stack.slurm.conf), stack.temporal.address]
+
+        status = _cli(tmp_path, "status")
+        assert status.returncode == 0, status.stdout + status.stderr
+        assert stack.temporal.ui_url in status.stdout
+
+        # Up again: nothing restarts, nothing new is recorded.
+        pids_before = {n: r.pid for n, r in recorded.items() if stack.registry.is_alive(r)}
+        report = stack.up(timeout=60)
+        assert any("already running" in line for line in report)
+        pids_after = {n: r.pid for n, r in stack.registry.load().items()}
+        for name, pid in pids_before.items():
+            assert pids_after[name] == pid, name
+    finally:
+        all_pids = [r.pid for r in stack.registry.load().values()]
+        stack.down()
+
+    assert all_pids
+    assert not [pid for pid in all_pids if pid_running(pid)]
+    assert stack.registry.load() == {}
+    assert _cli(tmp_path, "status").returncode == 3

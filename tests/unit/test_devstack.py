@@ -1,0 +1,170 @@
+"""The dev stack's pure parts: config rendering, shell exports, process registry, port checks."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+from collections import Counter
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
+from worker.config import Settings
+from worker.devstack import DevStack, DevStackError, ProcessRegistry, SlurmCluster, StackConfig
+from worker.devstack.processes import check_ports, pid_running, port_holders
+from worker.devstack.temporal import search_attribute_flags
+
+
+def _conf_lines(text: str) -> dict[str, str]:
+    pairs = [line.split("=", 1) for line in text.splitlines() if line and not line.startswith("#")]
+    return dict(pairs)
+
+
+def test_slurm_conf_has_the_single_host_layout(tmp_path: Path) -> None:
+    cluster = SlurmCluster(
+        tmp_path, cluster_name="c1", slurmctld_port=1, slurmd_port=2, node_port_base=100
+    )
+    text = cluster.render_config()
+    conf = _conf_lines(text)
+    assert conf["ClusterName"] == "c1"
+    assert conf["SlurmctldPort"] == "1" and conf["SlurmdPort"] == "2"
+    assert conf["SlurmdSpoolDir"].endswith("/spool/%n")
+    assert conf["SlurmdPidFile"].endswith("slurmd-%n.pid")
+    assert conf["SlurmdLogFile"].endswith("slurmd-%n.log")
+    assert conf["ProctrackType"] == "proctrack/linuxproc"
+    assert conf["TaskPlugin"] == "task/none"
+    assert conf["SelectType"] == "select/cons_tres"
+    assert conf["SlurmUser"] == "root"
+    assert conf["ReturnToService"] == "2"
+    assert conf["MinJobAge"] == "300"
+    assert "RebootProgram" not in text
+    assert "NodeName=node[1-4] NodeHostname=localhost NodeAddr=127.0.0.1 Port=100-103" in text
+    assert "PartitionName=gpu Nodes=node[1-4] Default=YES" in text
+    assert str(tmp_path.resolve()) in conf["StateSaveLocation"]
+    assert cluster.ports() == {
+        1: "slurmctld",
+        2: "SlurmdPort (default)",
+        100: "slurmd node1",
+        101: "slurmd node2",
+        102: "slurmd node3",
+        103: "slurmd node4",
+    }
+
+
+def test_single_node_cluster_renders_without_ranges(tmp_path: Path) -> None:
+    text = SlurmCluster(tmp_path, nodes=1, node_port_base=500).render_config()
+    assert "NodeName=node1 " in text and "Port=500 " in text
+
+
+def test_env_exports_survive_eval_with_awkward_paths(tmp_path: Path) -> None:
+    state = tmp_path / "it's a $dir with spaces"
+    stack = DevStack(StackConfig(ajr_state_dir=state, cluster_name="local"))
+    exports = stack.shell_exports()
+    names = [line.split("=", 1)[0].removeprefix("export ") for line in exports.splitlines()]
+    assert names == [
+        "SLURM_CONF",
+        "TEMPORAL_ADDRESS",
+        "TEMPORAL_NAMESPACE",
+        "AJR_TEMPORAL_ADDRESS",
+        "AJR_TEMPORAL_NAMESPACE",
+        "AJR_SLURM_CONF",
+        "AJR_DATABASE_URL",
+        "AJR_STATE_DIR",
+        "AJR_CLUSTER_NAME",
+        "PATH",
+    ]
+    shown = subprocess.run(
+        [
+            "bash",
+            "-c",
+            'eval "$1"; printf "%s\\n" "$SLURM_CONF" "$AJR_STATE_DIR" "$PATH"',
+            "_",
+            exports,
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.splitlines()
+    assert shown[0] == str(state.resolve() / "dev" / "slurm" / "slurm.conf")
+    assert shown[1] == str(state)
+    assert shown[2].split(os.pathsep)[0] == str(Path(sys.executable).parent)
+
+
+def test_stack_config_reads_dev_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setenv("AJR_STATE_DIR", str(tmp_path))
+    monkeypatch.setenv("AJR_DEV_TEMPORAL_PORT", "17233")
+    monkeypatch.setenv("AJR_DEV_NODES", "2")
+    monkeypatch.delenv("AJR_DATABASE_URL", raising=False)
+    config = StackConfig.from_settings(Settings())
+    assert config.temporal_port == 17233 and config.nodes == 2
+    assert config.dev_dir == tmp_path.resolve() / "dev"
+    assert config.effective_database_url == f"sqlite:///{tmp_path.resolve() / 'ajr.db'}"
+
+
+def test_up_refuses_without_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(os, "geteuid", lambda: 1000)
+    with pytest.raises(DevStackError, match=r"^ajr dev up must run as root: slurmd needs it$"):
+        DevStack(StackConfig(ajr_state_dir=tmp_path)).up()
+
+
+def test_search_attributes_fit_the_dev_server_caps() -> None:
+    types = Counter(cli_type_name(key) for key in ALL_SEARCH_ATTRIBUTES)
+    assert types["Keyword"] <= 10 and all(n <= 3 for t, n in types.items() if t != "Keyword")
+    flags = search_attribute_flags(ALL_SEARCH_ATTRIBUTES)
+    assert flags[:2] == ["--search-attribute", "AjrCluster=Keyword"]
+    assert "SlurmRestartCount=Int" in flags
+
+
+def test_registry_starts_checks_and_stops_by_pid(tmp_path: Path) -> None:
+    registry = ProcessRegistry(tmp_path)
+    rec = registry.start_detached("sleeper", ["sleep", "60"])
+    try:
+        assert registry.is_alive(rec)
+        assert Path(rec.log_file).parent == tmp_path / "logs"
+        assert ProcessRegistry(tmp_path).get("sleeper") == rec  # persisted
+        # Same PID, different recorded command: a reused PID is not ours.
+        assert not registry.is_alive(replace(rec, cmdline=["sleep", "61"]))
+        assert registry.stop("sleeper") == f"sleeper: stopped pid {rec.pid}"
+        assert not pid_running(rec.pid)
+        assert registry.load() == {}
+        assert registry.stop("sleeper") == "sleeper: not recorded"
+    finally:
+        if pid_running(rec.pid):
+            os.kill(rec.pid, 9)
+
+
+def test_busy_port_is_named_with_its_holder(tmp_path: Path) -> None:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        assert os.getpid() in port_holders(port)
+        with pytest.raises(DevStackError, match=rf"port {port} \(thing\) is in use by pid"):
+            check_ports({port: "thing"}, ProcessRegistry(tmp_path))
+
+
+def test_port_held_by_our_own_process_is_fine(tmp_path: Path) -> None:
+    registry = ProcessRegistry(tmp_path)
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = (
+        "import socket,time\n"
+        f"s=socket.socket(); s.bind(('127.0.0.1',{port})); s.listen(); print('up', flush=True)\n"
+        "time.sleep(60)\n"
+    )
+    rec = registry.start_detached("listener", [sys.executable, "-c", server])
+    try:
+        for _ in range(100):
+            if port_holders(port):
+                break
+            time.sleep(0.05)
+        assert port_holders(port) == [rec.pid]
+        check_ports({port: "ours"}, registry)  # no error: `up` twice is harmless
+    finally:
+        registry.stop("listener")

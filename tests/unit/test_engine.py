@@ -1,0 +1,355 @@
+"""LogEngine: immediate and confirmed crashes, phase-aware hangs, checkpoints, attribution."""
+
+from __future__ import annotations
+
+import pytest
+
+from activities.logs.analyzer import AnalyzerContext, Finding, LogAnalyzer
+from activities.logs.attribution import attribute
+from activities.logs.detectors import NodeNames, Signal, detect_crash
+from activities.logs.engine import LogEngine
+from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from models.recovery import Observed
+
+pytestmark = pytest.mark.unit
+
+NODES = ("node1", "node2", "node3")
+
+
+def engine(**extra: str) -> LogEngine:
+    return LogEngine(
+        AnalyzerContext(
+            job_nodes=NODES,
+            hang_timeout_s=120.0,
+            checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS,
+            extra=dict(extra),
+        )
+    )
+
+
+def progress(i: int, loss: str = "2.3E+00", ms: float = 3000.0) -> str:
+    return (
+        f"7: [2024-07-30 14:21:44] iteration {i:8d}/  508626 | consumed samples: {i * 288} | "
+        f"elapsed time per iteration (ms): {ms} | throughput per GPU (TFLOP/s/GPU): 386.7 | "
+        f"lm loss: {loss} | number of nan iterations:   0 |"
+    )
+
+
+def feed(e: LogEngine, lines: list[str], at: float) -> list[Finding]:
+    return [f for line in lines if (f := e.feed(line, at)) is not None]
+
+
+HEALTHY_LOG = [
+    "Start time: date_24-07-30_time_14-21-44",
+    "0: using world size: 16, data-parallel size: 16",
+    "node1:1234:1234 [0] NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.2<0>",
+    "node1:1234:1234 [0] NCCL WARN NET/Plugin: Could not find: libnccl-net.so",
+    "0: /usr/lib/python3/site-packages/torch/utils/data.py:123: UserWarning: deprecated",
+    "0: [W init.cpp:767] Warning: nvfuser is no longer supported in torch script",
+    "NVRM: Xid (PCI:0000:10:1c): 63, pid=1896, Row Remapper: New row marked for remapping",
+    progress(1),
+    "7: [Rank 7] (after 1 iterations) memory (MB) | allocated: 1234.5 | max allocated: 2345.6",
+    "7:  (min, max) time across ranks (ms):",
+    "7:     forward-backward ...............................: (2951.12, 2952.91)",
+    progress(2),
+    "0: saving checkpoint at iteration       2 to /fsx/checkpoints",
+    "0:   successfully saved checkpoint at iteration       2 to /fsx/checkpoints",
+    progress(3),
+    "7:     save-checkpoint ................................: (81611.24, 81611.82)",
+    "torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4 closing signal "
+    "SIGTERM",
+    progress(4),
+]
+
+
+def test_the_engine_is_a_log_analyzer() -> None:
+    analyzer: LogAnalyzer = engine()  # mypy checks the protocol here
+    assert analyzer.checkpoints == 0
+
+
+def test_a_healthy_log_with_noise_gives_no_finding() -> None:
+    e = engine()
+    assert feed(e, HEALTHY_LOG, at=100.0) == []
+    assert e.silence(5.0, 105.0) is None
+    assert e.checkpoints == 1  # the success line and the timer row are one save
+    assert e.iteration == 4
+    assert e.phase == "training"
+    assert e.pending == ()
+
+
+def test_seed_segfault_line_is_a_crash_at_once() -> None:
+    e = engine()
+    feed(e, HEALTHY_LOG[:3], at=10.0)
+    finding = e.feed("Rank0: (1) segmentation fault: artificial segfault", 40.0)
+    assert finding is not None
+    assert finding.kind is Observed.CRASH
+    assert finding.category == "APPLICATION"
+    assert finding.culprit_nodes == ()  # an application crash excludes no node
+    assert finding.requeue_warranted is None  # the policy decides (the seed expects a requeue)
+    assert finding.evidence[0] == "Rank0: (1) segmentation fault: artificial segfault"
+
+
+def test_an_ambiguous_error_waits_for_confirmation() -> None:
+    e = engine(crash_confirm_s="30")
+    feed(e, [progress(10)], at=0.0)
+    lines = [
+        "3: Traceback (most recent call last):",
+        '3:   File "/train.py", line 1, in step',
+        "3: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ]
+    assert feed(e, lines, at=10.0) == []
+    assert [s.name for s in e.pending] == ["cuda_oom"]
+    assert e.silence(10.0, 20.0) is None  # within the window
+    finding = e.silence(31.0, 41.0)
+    assert finding is not None and finding.kind is Observed.CRASH
+    assert "OutOfMemoryError" in finding.summary
+    assert e.pending == ()
+    assert e.silence(40.0, 50.0) is None  # reported once
+
+
+def test_training_that_goes_on_clears_the_error() -> None:
+    e = engine(crash_confirm_s="30")
+    feed(e, [progress(10)], at=0.0)
+    feed(e, ["3: OSError: [Errno 5] Input/output error: '/lustre/x'"], at=5.0)
+    assert [s.name for s in e.pending] == ["storage_eio"]
+    # one report may have been on its way when the error was printed: not enough
+    feed(e, [progress(11)], at=8.0)
+    assert e.pending
+    feed(e, [progress(12)], at=11.0)
+    assert e.pending == ()
+    assert e.silence(30.0, 60.0) is None
+
+
+def test_an_immediate_signal_reports_the_pending_root_cause() -> None:
+    e = engine()
+    feed(e, [progress(10)], at=0.0)
+    lines = [
+        "node3:99:99 [1] NCCL WARN NET/IB : Got completion from peer 10.0.0.7<53612> with "
+        "error 12, opcode 0, len 0, vendor err 129 (Recv)",
+        "srun: error: node1: task 0: Exited with exit code 1",
+    ]
+    findings = feed(e, lines, at=5.0)
+    assert len(findings) == 1
+    finding = findings[0]
+    assert finding.category == "NETWORK"
+    assert "IB completion error 12" in finding.summary
+    assert finding.culprit_nodes == ()  # a network error excludes no node by itself
+    assert finding.evidence[:2] == tuple(lines)
+
+
+def test_fatal_xid_names_the_node_to_exclude() -> None:
+    e = engine()
+    finding = e.feed(
+        "Jul 30 14:21:44 node2 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, "
+        "GPU has fallen off the bus.",
+        1.0,
+    )
+    assert finding is not None
+    assert (finding.category, finding.culprit_nodes, finding.requeue_warranted) == (
+        "NODE",
+        ("node2",),
+        True,
+    )
+
+
+def test_deterministic_application_error_is_not_worth_a_requeue() -> None:
+    e = engine(crash_confirm_s="30")
+    lines = [
+        "0: Traceback (most recent call last):",
+        '0:   File "/pretrain_gpt.py", line 3, in <module>',
+        "0: ModuleNotFoundError: No module named 'megatron'",
+        "srun: error: node1: task 0: Exited with exit code 1",
+    ]
+    finding = feed(e, lines, at=1.0)[0]
+    assert finding.requeue_warranted is False
+    assert finding.category == "APPLICATION"
+    assert "ModuleNotFoundError" in finding.summary
+
+
+def test_time_limit_explains_the_tasks_it_killed() -> None:
+    e = engine()
+    finding = e.feed(
+        "slurmstepd: error: *** STEP 5.0 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO TIME "
+        "LIMIT ***",
+        1.0,
+    )
+    assert finding is not None and finding.category == "SCHEDULER"
+
+
+def test_persistent_nan_loss_is_a_crash_but_one_blip_is_not() -> None:
+    e = engine(nan_reports="3")
+    assert feed(e, [progress(1, "nan"), progress(2, "2.0"), progress(3, "nan")], at=1.0) == []
+    findings = feed(e, [progress(4, "nan"), progress(5, "inf")], at=2.0)
+    assert len(findings) == 1
+    assert "NaN" in findings[0].summary
+
+
+def test_setup_phase_allows_a_long_silence_then_the_flat_timeout() -> None:
+    e = engine(setup_timeout_s="900")
+    e.feed("0: loading checkpoint from /fsx/checkpoints", 0.0)
+    assert e.phase == "setup"
+    assert e.silence(600.0, 600.0) is None  # loading a big checkpoint: still setup
+    hang = e.silence(901.0, 901.0)
+    assert hang is not None and hang.kind is Observed.HANG
+    assert "setup" in hang.summary
+    # a job that printed for a while and then fell silent past the setup budget: flat timeout
+    e2 = engine(setup_timeout_s="900")
+    e2.feed("0: building model", 0.0)
+    e2.feed("0: still building", 1000.0)
+    assert e2.silence(119.0, 1119.0) is None
+    assert e2.silence(121.0, 1121.0) is not None
+
+
+def test_known_cadence_tightens_the_allowance_with_a_floor() -> None:
+    e = engine(hang_floor_s="60", cadence_factor="5")
+    feed(e, [progress(i, ms=3000.0) for i in range(1, 6)], at=10.0)
+    assert e.cadence_s == pytest.approx(3.0)
+    assert e.hang_allowance(10.0) == 60.0  # 5 x 3 s is below the floor
+    assert e.silence(59.0, 69.0) is None
+    hang = e.silence(61.0, 71.0)
+    assert hang is not None and "after iteration 5" in hang.summary
+    slow = engine(hang_floor_s="60", cadence_factor="5")
+    feed(slow, [progress(i, ms=20000.0) for i in range(1, 4)], at=10.0)
+    assert slow.hang_allowance(10.0) == 100.0  # 5 x 20 s
+    glacial = engine(hang_floor_s="60", cadence_factor="5")
+    feed(glacial, [progress(i, ms=90000.0) for i in range(1, 4)], at=10.0)
+    assert glacial.hang_allowance(10.0) == 120.0  # never beyond the configured hang timeout
+
+
+def test_checkpointing_phase_gets_its_own_budget() -> None:
+    e = engine(checkpoint_timeout_s="600")
+    feed(e, [progress(i) for i in range(1, 4)], at=0.0)
+    e.feed("0: saving checkpoint at iteration       3 to /fsx/checkpoints", 100.0)
+    assert e.phase == "checkpointing"
+    assert e.silence(300.0, 400.0) is None
+    assert e.silence(601.0, 701.0) is not None
+    e.feed("0:   successfully saved checkpoint at iteration       3 to /fsx/checkpoints", 710.0)
+    assert e.phase == "training"
+    assert e.checkpoints == 1
+
+
+def test_checkpoint_counting_dedupes_one_save_reported_twice() -> None:
+    e = engine()
+    lines = [
+        progress(1),
+        "0: saving checkpoint at iteration       1 to /fsx/checkpoints",
+        "0:   successfully saved checkpoint at iteration       1 to /fsx/checkpoints",
+        progress(2),
+        "1:     save-checkpoint ................................: (81611.24, 81611.82)",
+        "0: saving checkpoint at iteration       2 to /fsx/checkpoints",
+        "0:   successfully saved checkpoint at iteration       2 to /fsx/checkpoints",
+        "0:   successfully saved checkpoint at iteration       2 to /fsx/checkpoints",
+        progress(3),
+        "1:     save-checkpoint ................................: (81611.24, 81611.82)",
+    ]
+    feed(e, lines, at=1.0)
+    assert e.checkpoints == 2
+    # a log that only has the timer rows still counts saves that are reports apart
+    t = engine()
+    rows = [progress(1), "1:  save-checkpoint ...: (1.0, 2.0)", progress(2), progress(3)]
+    feed(t, [*rows, "1:  save-checkpoint ...: (1.0, 2.0)"], at=1.0)
+    assert t.checkpoints == 2
+
+
+def test_site_checkpoint_pattern_from_the_context() -> None:
+    e = LogEngine(AnalyzerContext(checkpoint_patterns=(r"ckpt done step=(?P<iteration>\d+)",)))
+    feed(e, ["ckpt done step=10", "ckpt done step=10", "ckpt done step=20"], at=1.0)
+    assert e.checkpoints == 2
+
+
+def test_straggler_scores_name_ranks_and_nodes() -> None:
+    e = engine()
+    feed(
+        e,
+        [
+            "  Rank=76 Node=node3 Score=0.62",
+            "  Rank=13 Node=node1 Score=0.94",
+        ],
+        at=1.0,
+    )
+    assert e.stragglers == {76: "node3"}
+
+
+def test_bad_settings_fall_back_to_defaults() -> None:
+    e = engine(hang_floor_s="soon", crash_confirm_s="-3")
+    feed(e, [progress(1)], at=0.0)
+    feed(e, ["3: OSError: [Errno 5] Input/output error"], at=1.0)
+    assert e.silence(10.0, 20.0) is None  # the default 30 s window, not -3
+    assert e.silence(31.0, 32.0) is not None
+
+
+# --- attribution ------------------------------------------------------------------------------
+
+NAMES = NodeNames(NODES)
+
+
+def signals(*lines: str) -> list[Signal]:
+    out = [s for line in lines if (s := detect_crash(line, NAMES)) is not None]
+    assert len(out) == len(lines)
+    return out
+
+
+def test_first_failing_rank_wins_over_its_victims() -> None:
+    result = attribute(
+        signals(
+            "[rank3]:[E ProcessGroupNCCL.cpp:1] Watchdog caught collective operation timeout: "
+            "WorkNCCL(SeqNum=4) ran for 600023 milliseconds before timing out.",
+            "0: RuntimeError: CUDA error: an illegal memory access was encountered",
+            "srun: error: node1: tasks 0-7: Killed",
+        )
+    )
+    assert result is not None
+    assert result.root is not None and result.root.name == "cuda_illegal_address"
+    assert result.culprit_nodes == ()
+    assert result.suspect_nodes == ("node1",)
+
+
+def test_hardware_on_named_nodes_is_excluded() -> None:
+    result = attribute(
+        signals(
+            "srun: error: node1: task 0: Exited with exit code 1",
+            "NVRM: Xid (PCI:0000:3b:00): 95, pid=1, name=python, Uncontained on node2",
+            "NVRM: Xid (PCI:0000:3b:00): 48, pid=1, name=python, DBE on node3",
+        )
+    )
+    assert result is not None
+    assert result.category == "GPU"
+    assert result.culprit_nodes == ("node2", "node3")
+    assert result.requeue is True
+    assert result.confidence >= 0.9
+
+
+def test_signals_after_a_slurm_cancel_are_its_consequences() -> None:
+    result = attribute(
+        signals(
+            "slurmstepd: error: *** JOB 5 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO "
+            "PREEMPTION ***",
+            "RuntimeError: CUDA error: uncorrectable ECC error encountered on node2",
+        )
+    )
+    assert result is not None and result.category == "SCHEDULER"
+    assert result.culprit_nodes == ()
+
+
+def test_no_signals_no_attribution() -> None:
+    assert attribute([]) is None
+
+
+def test_after_a_crash_the_aftermath_is_kept_not_reported_again() -> None:
+    e = engine()
+    assert e.feed("2: RuntimeError: CUDA error: unspecified launch failure", 1.0) is not None
+    aftermath = [
+        "srun: error: node1: tasks 0-7: Killed",
+        "srun: error: node2: task 9: Exited with exit code 1",
+    ]
+    assert feed(e, aftermath, at=2.0) == []
+    assert e.silence(60.0, 62.0) is None
+    assert [s.name for s in e.signals] == [
+        "cuda_launch_failure",
+        "srun_task_killed",
+        "srun_task_exit",
+    ]
+    result = e.attribution()
+    assert result is not None and result.root is not None
+    assert result.root.name == "cuda_launch_failure"
+    assert result.suspect_nodes == ("node1", "node2")

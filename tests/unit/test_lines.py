@@ -1,0 +1,132 @@
+"""Line parsing: rank prefixes, timestamps, srun chunk re-joining."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from activities.logs.lines import (
+    SRUN_CHUNK_BYTES,
+    ParsedLine,
+    SrunJoiner,
+    looks_split,
+    parse_line,
+    parse_timestamp,
+    split_prefix,
+)
+
+pytestmark = pytest.mark.unit
+
+
+def ts(*args: int, tz: timezone = UTC) -> float:
+    return datetime(*args, tzinfo=tz).timestamp()  # type: ignore[arg-type, misc]
+
+
+@pytest.mark.parametrize(
+    ("raw", "rank", "label", "text"),
+    [
+        ("plain text", None, None, "plain text"),
+        ("12: text", 12, 12, "text"),
+        ("  3: text", 3, 3, "text"),  # space-padded label
+        ("03: text", 3, 3, "text"),  # srun pads labels with zeros
+        ("0: ", 0, 0, ""),
+        ("0:", 0, 0, ""),
+        ("[rank3]: hello", 3, None, "hello"),
+        ("[rank3]:[E ProcessGroupNCCL.cpp:1] x", 3, None, "[E ProcessGroupNCCL.cpp:1] x"),
+        ("1: [rank27]: boom", 27, 1, "boom"),  # the global rank wins over the task label
+        ("[default5]: text", None, None, "text"),  # a local rank is no global rank
+        ("2: [default5]:text", 2, 2, "text"),
+        ("14:21:44 not a label", None, None, "14:21:44 not a label"),
+        ("2024-07-30 14:21:44 x", None, None, "2024-07-30 14:21:44 x"),
+        ("12:text", None, None, "12:text"),  # a label is always followed by a space
+        ("[rankX]: y", None, None, "[rankX]: y"),
+    ],
+)
+def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) -> None:
+    assert split_prefix(raw) == (rank, label, text)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("[2024-07-30 14:21:44] iteration 30/81380208", ts(2024, 7, 30, 14, 21, 44)),
+        ("2024-07-30T14:21:44 x", ts(2024, 7, 30, 14, 21, 44)),
+        ("2024-07-30T14:21:44.250Z x", ts(2024, 7, 30, 14, 21, 44) + 0.25),
+        ("2024-07-30T14:21:44+02:00 x", ts(2024, 7, 30, 12, 21, 44)),
+        ("2024-07-30T14:21:44.5-0130 x", ts(2024, 7, 30, 15, 51, 44) + 0.5),
+        ("2024-07-30 14:21:44,123 - INFO - x", ts(2024, 7, 30, 14, 21, 44) + 0.123),
+        ("[2024-03-08T00:15:02.047] error: x", ts(2024, 3, 8, 0, 15, 2) + 0.047),
+        ("[NeMo I 2024-07-30 14:21:44 nemo_logging:349] x", ts(2024, 7, 30, 14, 21, 44)),
+        ("2024/07/30 14:21:44 x", ts(2024, 7, 30, 14, 21, 44)),
+        ("Jul 30 14:21:44 node1 kernel: NVRM: Xid", ts(2023, 7, 30, 14, 21, 44)),
+        ("Jul  3 04:01:02 node1 kernel: x", ts(2023, 7, 3, 4, 1, 2)),
+        ("no timestamp here", None),
+        ("2024-13-30 14:21:44 bad month", None),
+        ("Feb 30 10:00:00 bad day", None),
+        ("[12345.678901] NVRM: uptime is not a wall time", None),
+        ("x" * 100 + " 2024-07-30 14:21:44 too far in", None),
+    ],
+)
+def test_parse_timestamp(text: str, expected: float | None) -> None:
+    got = parse_timestamp(text, year=2023)
+    if expected is None:
+        assert got is None
+    else:
+        assert got == pytest.approx(expected)
+
+
+def test_naive_timestamps_use_the_given_zone() -> None:
+    cet = timezone(timedelta(hours=1))
+    assert parse_timestamp("2024-01-01 10:00:00 x", tz=cet) == ts(2024, 1, 1, 9, 0, 0)
+    # an explicit zone wins over the default
+    assert parse_timestamp("2024-01-01T10:00:00Z x", tz=cet) == ts(2024, 1, 1, 10, 0, 0)
+
+
+def test_parse_line_combines_prefix_and_timestamp() -> None:
+    got = parse_line("  7: [2024-07-30 14:21:44] iteration 30/100 | TFLOP/s/GPU): 386.7")
+    assert got == ParsedLine(
+        7,
+        "[2024-07-30 14:21:44] iteration 30/100 | TFLOP/s/GPU): 386.7",
+        ts(2024, 7, 30, 14, 21, 44),
+        7,
+    )
+
+
+@pytest.mark.parametrize(
+    ("text", "split"),
+    [
+        ("a" * SRUN_CHUNK_BYTES, True),
+        ("a" * (SRUN_CHUNK_BYTES - 1), False),
+        ("a" * (SRUN_CHUNK_BYTES + 1), False),
+        ("é" * (SRUN_CHUNK_BYTES // 2), True),  # 1024 bytes in 512 characters
+        ("é" * (SRUN_CHUNK_BYTES // 2 - 1) + "a", False),
+        ("short", False),
+    ],
+)
+def test_looks_split(text: str, split: bool) -> None:
+    assert looks_split(text) is split
+
+
+def test_joiner_rejoins_chunks_across_interleaved_tasks() -> None:
+    j = SrunJoiner()
+    first, second = "A" * SRUN_CHUNK_BYTES, "B" * SRUN_CHUNK_BYTES
+    assert j.push(3, first) == []
+    assert j.push(5, "other task") == [(5, "other task")]
+    assert j.push(3, second) == []
+    assert j.push(3, "tail") == [(3, first + second + "tail")]
+    assert j.push(3, "next") == [(3, "next")]
+    assert j.push(None, "unlabelled " * 200) == [(None, "unlabelled " * 200)]
+
+
+def test_joiner_flushes_and_bounds_memory() -> None:
+    j = SrunJoiner(max_chars=3 * SRUN_CHUNK_BYTES, max_pending=2)
+    chunk = "x" * SRUN_CHUNK_BYTES
+    assert j.push(1, chunk) == []
+    assert j.push(1, chunk) == []
+    assert j.push(1, chunk) == [(1, chunk * 3)]  # reached max_chars: released
+    assert j.push(1, chunk) == []
+    assert j.push(2, chunk) == []
+    assert j.push(3, chunk) == [(1, chunk)]  # a third pending label evicts the oldest
+    assert j.flush() == [(2, chunk), (3, chunk)]
+    assert j.flush() == []

@@ -1,0 +1,290 @@
+"""The recovery workflow's orchestration, with stub activities under the time-skipping server.
+
+Only the Slurm/log boundary is stubbed here; tests/integration runs the same workflow for real.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import uuid
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import timedelta
+
+import pytest
+import pytest_asyncio
+from temporalio import activity
+from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
+from temporalio.client import WorkflowFailureError, WorkflowHandle, WorkflowUpdateFailedError
+from temporalio.exceptions import ApplicationError
+from temporalio.testing import WorkflowEnvironment
+from temporalio.worker import Worker
+
+from models.recovery import (
+    CancelRequest,
+    DecisionEvent,
+    ExcludeNodesRequest,
+    JobOutcome,
+    JobRecoveryInput,
+    LogCursor,
+    Observation,
+    Observed,
+    Outcome,
+    PrepareRequest,
+    PrepareResult,
+    RecoveryConfig,
+    RequeueRequest,
+    RequeueResult,
+    WatchRequest,
+)
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES
+from workflows.job_recovery import JobRecoveryWorkflow
+
+pytestmark = pytest.mark.unit
+
+
+@pytest_asyncio.fixture(scope="session")
+async def ts_env(time_skipping_env: WorkflowEnvironment) -> WorkflowEnvironment:
+    """The time-skipping server with ajr's search attributes, which the workflow upserts."""
+    await time_skipping_env.client.operator_service.add_search_attributes(
+        AddSearchAttributesRequest(
+            namespace=time_skipping_env.client.namespace,
+            search_attributes={k.name: int(k.indexed_value_type) for k in ALL_SEARCH_ATTRIBUTES},
+        )
+    )
+    return time_skipping_env
+
+Script = Callable[[WatchRequest], Observation | None]
+
+
+def crash(attempt: int, nodes: tuple[str, ...] = (), checkpoints: int = 0) -> Observation:
+    return Observation(
+        kind=Observed.CRASH, attempt=attempt, state="RUNNING", restart_count=attempt,
+        nodes=["node1", "node2"], culprit_nodes=list(nodes), evidence=["segmentation fault"],
+        cursor=LogCursor(path=f"/logs/a{attempt}.log", checkpoints=checkpoints),
+    )
+
+
+def exited(attempt: int, state: str = "FAILED", code: int = 1, checkpoints: int = 0) -> Observation:
+    return Observation(
+        kind=Observed.EXITED, attempt=attempt, state=state, exit_code=code, restart_count=attempt,
+        nodes=["node1"], cursor=LogCursor(path=f"/logs/a{attempt}.log", checkpoints=checkpoints),
+    )
+
+
+@dataclass
+class Stubs:
+    """Activities registered under the real names, recording what the workflow asked for."""
+
+    script: Script
+    requeue_failures: int = 0  # retryable failures before a requeue succeeds
+    refuse: str = ""  # non-retryable error type to raise from requeue
+    watches: list[WatchRequest] = field(default_factory=list)
+    requeues: list[RequeueRequest] = field(default_factory=list)
+    cancels: list[CancelRequest] = field(default_factory=list)
+    records: list[DecisionEvent] = field(default_factory=list)
+
+    def activities(self) -> list[Callable[..., object]]:
+        stubs = self
+
+        @activity.defn(name="watch_attempt")
+        async def watch_attempt(request: WatchRequest) -> Observation:
+            stubs.watches.append(request)
+            observation = stubs.script(request)
+            while observation is None:  # "still running": heartbeat until cancelled
+                activity.heartbeat()
+                await asyncio.sleep(0.05)
+                observation = stubs.script(request)
+            return observation
+
+        @activity.defn(name="prepare_job")
+        async def prepare_job(request: PrepareRequest) -> PrepareResult:
+            return PrepareResult(user_excluded_nodes=["node9"])
+
+        @activity.defn(name="requeue_job")
+        async def requeue_job(request: RequeueRequest) -> RequeueResult:
+            stubs.requeues.append(request)
+            if stubs.refuse:
+                raise ApplicationError("no", type=stubs.refuse, non_retryable=True)
+            if stubs.requeue_failures > 0:
+                stubs.requeue_failures -= 1
+                raise ApplicationError("job still held after release", type="StepNotVerified")
+            return RequeueResult(requeued=True, restart_count=request.attempt + 1, steps=["requeuehold", "release"])
+
+        @activity.defn(name="cancel_job")
+        async def cancel_job(request: CancelRequest) -> str:
+            stubs.cancels.append(request)
+            return "cancelled"
+
+        @activity.defn(name="record_decision")
+        async def record_decision(event: DecisionEvent) -> bool:
+            stubs.records.append(event)
+            return True
+
+        return [watch_attempt, prepare_job, requeue_job, cancel_job, record_decision]
+
+
+def by_attempt(*observations: Observation | None) -> Script:
+    def script(request: WatchRequest) -> Observation | None:
+        return observations[request.attempt] if request.attempt < len(observations) else None
+
+    return script
+
+
+def job(max_requeue_times: int | None = None, **config: object) -> JobRecoveryInput:
+    return JobRecoveryInput(
+        cluster="t", job_id=42, job_name="train", max_requeue_times=max_requeue_times,
+        config=RecoveryConfig(**{"system_max_requeues": 30, "crashloop_threshold": 3, **config}),  # type: ignore[arg-type]
+    )
+
+
+async def start(env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput) -> tuple[Worker, WorkflowHandle[JobRecoveryWorkflow, JobOutcome]]:
+    queue = f"tq-{uuid.uuid4()}"
+    worker = Worker(env.client, task_queue=queue, workflows=[JobRecoveryWorkflow], activities=stubs.activities())
+    handle = await env.client.start_workflow(JobRecoveryWorkflow.run, payload, id=f"wf-{uuid.uuid4()}", task_queue=queue)
+    return worker, handle
+
+
+async def run_to_end(env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput) -> JobOutcome:
+    worker, handle = await start(env, stubs, payload)
+    async with worker:
+        return await handle.result()
+
+
+async def test_seed_verification_sequence(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(crash(0), crash(1)))
+    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=1))
+    assert outcome.outcome is Outcome.MAX_REQUEUES
+    assert [r.attempt for r in stubs.requeues] == [0]
+    assert [c.attempt for c in stubs.cancels] == [1]
+    assert [w.attempt for w in stubs.watches] == [0, 1]
+    # the second attempt's watcher is told which log belonged to the first
+    assert stubs.watches[1].earlier_logs == ["/logs/a0.log"]
+    assert [(e.attempt, e.action) for e in stubs.records] == [(0, "requeue"), (1, "cancel")]
+
+
+async def test_crashloop_stops_after_threshold_without_checkpoints(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(lambda r: exited(r.attempt))
+    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=10))
+    assert outcome.outcome is Outcome.CRASHLOOP
+    assert len(stubs.watches) == 3 and len(stubs.requeues) == 2
+
+
+async def test_checkpointing_job_continues_to_its_maximum(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(lambda r: exited(r.attempt, checkpoints=1))
+    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=5))
+    assert outcome.outcome is Outcome.MAX_REQUEUES
+    assert len(stubs.requeues) == 5 and len(stubs.watches) == 6
+
+
+async def test_system_maximum_caps_the_job_limit(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(lambda r: exited(r.attempt, checkpoints=1))
+    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=50, system_max_requeues=2))
+    assert outcome.outcome is Outcome.MAX_REQUEUES and len(stubs.requeues) == 2
+
+
+async def test_culprit_and_operator_exclusions_reach_the_requeue(temporal_env: WorkflowEnvironment) -> None:
+    # Updates run on the real dev server: the time-skipping server does not skip for them.
+    release_first = asyncio.Event()
+
+    def script(request: WatchRequest) -> Observation | None:
+        if request.attempt == 0:
+            return crash(0, nodes=("node2",)) if release_first.is_set() else None
+        return exited(1, state="COMPLETED", code=0)
+
+    stubs = Stubs(script)
+    worker, handle = await start(temporal_env, stubs, job(max_requeue_times=3))
+    async with worker:
+        assert await handle.execute_update(JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["node4"], "ECC")) == ["node4"]
+        with pytest.raises(WorkflowUpdateFailedError):
+            await handle.execute_update(JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["bad;name"]))
+        with pytest.raises(WorkflowUpdateFailedError):
+            await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, -1)
+        assert await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, 2) == 2
+        release_first.set()
+        outcome = await handle.result()
+    assert outcome.outcome is Outcome.COMPLETED
+    assert stubs.requeues[0].exclude_nodes == ["node2", "node4"]
+
+
+async def test_observe_only_records_but_never_acts(ts_env: WorkflowEnvironment) -> None:
+    seen: list[list[str]] = []
+
+    def script(request: WatchRequest) -> Observation:
+        seen.append(list(request.ignore))
+        return crash(0) if not request.ignore else exited(0)
+
+    stubs = Stubs(script)
+    outcome = await run_to_end(ts_env, stubs, job(observe_only=True))
+    assert outcome.outcome is Outcome.OBSERVED_ONLY
+    assert stubs.requeues == [] and stubs.cancels == []
+    assert seen == [[], ["CRASH"]]  # keeps watching the same attempt, not re-reporting the crash
+    assert all(not e.acted for e in stubs.records)
+
+
+async def test_stop_leaves_the_job_alone(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(None))
+    worker, handle = await start(ts_env, stubs, job())
+    async with worker:
+        await handle.signal(JobRecoveryWorkflow.stop, "maintenance")
+        outcome = await handle.result()
+    assert outcome.outcome is Outcome.STOPPED_BY_OPERATOR and outcome.reason == "maintenance"
+    assert stubs.requeues == [] and stubs.cancels == []
+
+
+async def test_paused_failure_waits_days_for_resume_then_acts(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)))
+    gate = asyncio.Event()
+    original = stubs.script
+    stubs.script = lambda r: original(r) if gate.is_set() or r.attempt > 0 else None
+    worker, handle = await start(ts_env, stubs, job())
+    async with worker:
+        await handle.signal(JobRecoveryWorkflow.pause)
+        gate.set()
+        for _ in range(100):
+            if (await handle.query(JobRecoveryWorkflow.status)).phase.startswith("paused"):
+                break
+            await asyncio.sleep(0.05)
+        await ts_env.sleep(timedelta(days=3))
+        assert stubs.requeues == []
+        await handle.signal(JobRecoveryWorkflow.resume)
+        outcome = await handle.result()
+    assert outcome.outcome is Outcome.COMPLETED
+    assert [r.attempt for r in stubs.requeues] == [0]
+
+
+async def test_requeue_watchdog_retries_and_raises_a_warning(ts_env: WorkflowEnvironment) -> None:
+    # 5 tries per round (ACTION_RETRY): 7 failures means a second round after a watchdog warning.
+    stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)), requeue_failures=7)
+    worker, handle = await start(ts_env, stubs, job())
+    async with worker:
+        outcome = await handle.result()
+        status = await handle.query(JobRecoveryWorkflow.status)
+    assert outcome.outcome is Outcome.COMPLETED
+    assert len(stubs.requeues) == 8
+    assert any("recovery watchdog" in w for w in status.warnings)
+
+
+async def test_requeue_refused_fails_the_workflow_with_its_type(ts_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(exited(0)), refuse="RequeueRefused")
+    with pytest.raises(WorkflowFailureError) as failure:
+        await run_to_end(ts_env, stubs, job())
+    assert isinstance(failure.value.cause, ApplicationError)
+    assert failure.value.cause.type == "RequeueRefused"
+
+
+async def test_invalid_directive_is_recorded_not_managed(ts_env: WorkflowEnvironment) -> None:
+    payload = job()
+    payload.not_managed_reason = "invalid APS comment: max_requeue_times must be a non-negative integer"
+    stubs = Stubs(by_attempt())
+    outcome = await run_to_end(ts_env, stubs, payload)
+    assert outcome.outcome is Outcome.NOT_MANAGED and "non-negative" in outcome.reason
+    assert stubs.watches == []
+
+
+async def test_requeued_outside_ajr_watches_the_next_attempt(ts_env: WorkflowEnvironment) -> None:
+    moved = Observation(kind=Observed.REQUEUED, attempt=0, state="PENDING", restart_count=1)
+    stubs = Stubs(by_attempt(moved, exited(1, state="COMPLETED", code=0)))
+    outcome = await run_to_end(ts_env, stubs, job())
+    assert outcome.outcome is Outcome.COMPLETED
+    assert [w.attempt for w in stubs.watches] == [0, 1] and stubs.requeues == []

@@ -38,8 +38,9 @@ def _beat(step: str) -> None:
 
 
 class SlurmActions:
-    def __init__(self, control: SlurmControl) -> None:
+    def __init__(self, control: SlurmControl, *, chaos_step_delay: float = 0.0) -> None:
         self._control = control
+        self._chaos_step_delay = chaos_step_delay
 
     async def _job(self, job_id: int) -> SlurmJob:
         try:
@@ -129,6 +130,9 @@ class SlurmActions:
                     ErrorType.STEP_NOT_VERIFIED,
                 )
             steps.append(f"requeuehold: attempt {attempt} -> {job.restart_count}")
+            if self._chaos_step_delay:  # lets tests kill a worker between hold and release
+                _beat("chaos delay")
+                await asyncio.sleep(self._chaos_step_delay)
         else:
             steps.append(f"requeuehold already done (restart count {job.restart_count})")
 
@@ -150,7 +154,7 @@ class SlurmActions:
                     f"ExcNodeList of job {job_id} lacks {sorted(missing)}: {outcome.stderr.strip()}",
                     ErrorType.STEP_NOT_VERIFIED,
                 )
-            steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'} StartTime=now")
+            steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now+2s")
             _beat("release")
             await self._release_verified(job_id, request.release_timeout_s)
             steps.append("release")

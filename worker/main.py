@@ -84,7 +84,7 @@ def build(
     watch = WatchActivities(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
-    actions = SlurmActions(control)
+    actions = SlurmActions(control, chaos_step_delay=settings.chaos_step_delay)
     records = RecordActivities(make_engine(settings.database_url))
     worker = Worker(
         client,

@@ -9,9 +9,12 @@ from models.recovery import JobOutcome
 
 
 async def status_lines(client: Client, cluster: str, limit: int = 50) -> list[str]:
-    query = f"{sa.AJR_CLUSTER.name} = '{cluster}' ORDER BY StartTime DESC"
+    # No ORDER BY: the dev server's SQLite visibility store does not support it.
+    query = f"{sa.AJR_CLUSTER.name} = '{cluster}'"
+    executions = [e async for e in client.list_workflows(query, limit=limit)]
+    executions.sort(key=lambda e: e.start_time, reverse=True)
     rows = [f"{'JOB':>8}  {'WORKFLOW':<24} {'STATE':<10} {'RESTARTS':>8}  {'LAST':<16} DETAIL"]
-    async for execution in client.list_workflows(query, limit=limit):
+    for execution in executions:
         attributes = execution.typed_search_attributes
         job_id = attributes.get(sa.SLURM_JOB_ID) or "?"
         restarts = attributes.get(sa.SLURM_RESTART_COUNT)
@@ -19,7 +22,8 @@ async def status_lines(client: Client, cluster: str, limit: int = 50) -> list[st
         outcome = attributes.get(sa.AJR_OUTCOME) or ""
         detail = outcome
         if execution.status == WorkflowExecutionStatus.COMPLETED:
-            result = await client.get_workflow_handle(execution.id).result(result_type=JobOutcome)
+            handle = client.get_workflow_handle(execution.id, result_type=JobOutcome)
+            result = await handle.result()
             detail = f"{result.outcome.value}: {result.reason}"
         elif execution.status == WorkflowExecutionStatus.FAILED:
             detail = f"failed: {outcome}"

@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
-from tests.conftest import PORT_OFFSET, integration_unavailable
+from tests.conftest import PORT_OFFSET, integration_unavailable, reap_leftovers
 from worker.devstack import DevStack, StackConfig
 from worker.devstack.processes import pid_running
 from worker.devstack.stack import WORKER_NAME
@@ -58,6 +58,11 @@ def _cli(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_up_twice_then_down(tmp_path: Path) -> None:
+    reap_leftovers(
+        f"devstack-{CONFIG.slurmctld_port}",
+        tmp_path,
+        lambda previous: DevStack(replace(CONFIG, ajr_state_dir=previous)).down(),
+    )
     stack = DevStack(replace(CONFIG, ajr_state_dir=tmp_path))
     try:
         try:

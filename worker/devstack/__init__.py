@@ -7,7 +7,7 @@ piece each, usable alone from test fixtures), `ProcessRegistry` and `DevStackErr
 from worker.devstack.processes import DevStackError, PieceStatus, ProcessRegistry
 from worker.devstack.slurm import SlurmCluster, wait_for_job_end
 from worker.devstack.stack import DevStack, StackConfig, format_status
-from worker.devstack.temporal import TemporalServer, find_executable
+from worker.devstack.temporal import TemporalServer, find_executable, register_search_attributes
 
 __all__ = [
     "DevStack",
@@ -19,5 +19,6 @@ __all__ = [
     "TemporalServer",
     "find_executable",
     "format_status",
+    "register_search_attributes",
     "wait_for_job_end",
 ]

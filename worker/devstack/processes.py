@@ -204,8 +204,10 @@ def port_is_listening(port: int) -> bool:
 
 
 def describe_pid(pid: int) -> str:
+    """`pid 123 (command line...)`, shortened: enough to recognise the process."""
     argv = read_cmdline(pid)
-    return f"pid {pid} ({' '.join(argv) if argv else '?'})"
+    command = " ".join(argv) if argv else "?"
+    return f"pid {pid} ({command if len(command) <= 120 else command[:117] + '...'})"
 
 
 def check_ports(ports: Mapping[int, str], registry: ProcessRegistry) -> None:

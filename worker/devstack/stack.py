@@ -206,7 +206,7 @@ def format_status(stack: DevStack) -> str:
     lines = [f"state dir:   {stack.state_dir}"]
     for piece in stack.status():
         state = f"running  pid {piece.pid}" if piece.running else "stopped"
-        lines.append(f"{piece.name:<14} {state:<20} {piece.address:<40} log {piece.log_file}")
+        lines.append(f"{piece.name:<14} {state:<18} {piece.address:<44} log {piece.log_file}")
     lines += [
         f"Temporal UI: {stack.temporal.ui_url}",
         f"SLURM_CONF:  {stack.slurm.conf}",

@@ -18,7 +18,11 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from temporalio.api.enums.v1 import IndexedValueType
+from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
+from temporalio.client import Client
 from temporalio.common import SearchAttributeKey
+from temporalio.service import RPCError, RPCStatusCode
 
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 from worker.devstack.processes import (
@@ -52,6 +56,30 @@ def search_attribute_flags(keys: Sequence[SearchAttributeKey[Any]]) -> list[str]
     for key in keys:
         flags += ["--search-attribute", f"{key.name}={cli_type_name(key)}"]
     return flags
+
+
+async def register_search_attributes(
+    client: Client,
+    *,
+    namespace: str = "default",
+    keys: Sequence[SearchAttributeKey[Any]] = tuple(ALL_SEARCH_ATTRIBUTES),
+) -> None:
+    """Register ajr's search attributes through the operator API (idempotent).
+
+    Needed where no `--search-attribute` flag exists, e.g. the Java time-skipping test server:
+    without it every upsert of an ajr attribute fails the workflow task, and the workflow hangs.
+    """
+    request = AddSearchAttributesRequest(
+        namespace=namespace,
+        search_attributes={
+            key.name: IndexedValueType.ValueType(key.indexed_value_type) for key in keys
+        },
+    )
+    try:
+        await client.operator_service.add_search_attributes(request)
+    except RPCError as exc:
+        if exc.status != RPCStatusCode.ALREADY_EXISTS:
+            raise
 
 
 class TemporalServer:

@@ -1,0 +1,177 @@
+"""Running ajr for real in a test: a worker on the session's Slurm cluster and Temporal server."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import time
+import uuid
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from temporalio.client import Client, WorkflowHandle
+from temporalio.testing import WorkflowEnvironment
+
+from activities.slurm.control import SlurmControl
+from activities.slurm.runner import SlurmRunner
+from models.recovery import JobOutcome
+from models.slurm import SlurmJob
+from worker.config import Settings
+from worker.main import build, running
+from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
+
+
+def seed_script(
+    *,
+    comment: str = '{"APS": {"auto_resume_mode": "requeue", "max_requeue_times": 1}}',
+    before: str = "echo 'Sleeping 2 seconds' && sleep 2",
+    crash_line: str = "echo 'Rank0: (1) segmentation fault: artificial segfault'",
+    after: str = "echo 'Sleep another 60 seconds' && sleep 60 && exit 1",
+    srun_args: str = "",
+    header: str = "",
+) -> str:
+    """The seed's verification script (001), with shorter sleeps and pluggable steps."""
+    step = " && ".join(
+        part for part in (f"echo 'Start time: '$DATETIME", before, crash_line, after) if part
+    )
+    return f"""#!/bin/bash
+#SBATCH -t 00:05:00
+#SBATCH --comment='{comment}'
+{header}
+DATETIME=`date +'date_%y-%m-%d_time_%H-%M-%S'`
+echo 'AJR light-weight fault simulation test (auto resume mode: requeue)'
+srun -l -u {srun_args} --output="$(pwd)/%x_%j_$DATETIME.log" bash -c "{step}"
+"""
+
+
+@dataclass
+class AjrUnderTest:
+    settings: Settings
+    client: Client
+    slurm_env: dict[str, str]
+    workdir: Path
+    control: SlurmControl
+
+    def submit(self, script: str, *sbatch_args: str, name: str = "ajrtest") -> int:
+        path = self.workdir / f"{name}-{uuid.uuid4().hex[:6]}.sh"
+        path.write_text(script)
+        result = subprocess.run(
+            ["sbatch", "--parsable", "-J", name, "-p", "gpu", *sbatch_args, str(path)],
+            cwd=self.workdir,
+            env=self.slurm_env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        return int(result.stdout.strip().split(";")[0])
+
+    def scontrol(self, *args: str) -> str:
+        return subprocess.run(
+            ["scontrol", *args], env=self.slurm_env, capture_output=True, text=True, check=True
+        ).stdout
+
+    def handle(self, job_id: int) -> WorkflowHandle[Any, JobOutcome]:
+        return self.client.get_workflow_handle_for(
+            JobRecoveryWorkflow.run, workflow_id(self.settings.cluster_name, job_id)
+        )
+
+    async def job(self, job_id: int) -> SlurmJob:
+        job = await self.control.show_job(job_id)
+        assert job is not None, f"slurmctld forgot job {job_id}"
+        return job
+
+    async def wait_for_job(
+        self, job_id: int, predicate: Callable[[SlurmJob], bool], timeout: float, what: str
+    ) -> SlurmJob:
+        deadline = time.monotonic() + timeout
+        while True:
+            job = await self.job(job_id)
+            if predicate(job):
+                return job
+            if time.monotonic() > deadline:
+                raise AssertionError(f"job {job_id}: not {what} within {timeout}s: {job}")
+            await asyncio.sleep(0.2)
+
+    async def outcome(self, job_id: int, timeout: float) -> JobOutcome:
+        deadline = time.monotonic() + timeout
+        while True:  # the workflow may not exist until discovery has run
+            try:
+                return await asyncio.wait_for(
+                    self.handle(job_id).result(), max(1.0, deadline - time.monotonic())
+                )
+            except TimeoutError:
+                raise AssertionError(f"job {job_id}: no outcome within {timeout}s") from None
+            except Exception:  # noqa: BLE001 - not started yet
+                if time.monotonic() > deadline:
+                    raise
+                await asyncio.sleep(0.5)
+
+    def log_files(self, name: str, job_id: int) -> list[Path]:
+        return sorted(self.workdir.glob(f"{name}_{job_id}_date_*_time_*.log"))
+
+    def cancel_all(self) -> None:
+        subprocess.run(["scancel", "--user", "root"], env=self.slurm_env, check=False)
+
+
+def make_settings(
+    slurm_conf: Path, temporal_address: str, database_url: str, **overrides: Any
+) -> Settings:
+    values: dict[str, Any] = {
+        "slurm_conf": slurm_conf,
+        "temporal_address": temporal_address,
+        "database_url": database_url,
+        "cluster_name": f"t{uuid.uuid4().hex[:8]}",
+        "task_queue": f"ajr-{uuid.uuid4()}",
+        "slurm_poll_interval": 1.0,
+        "log_poll_interval": 0.2,
+        "hang_timeout": 120.0,
+        **overrides,
+    }
+    return Settings(**values)
+
+
+def temporal_address(env: WorkflowEnvironment) -> str:
+    return env.client.service_client.config.target_host
+
+
+@contextlib.asynccontextmanager
+async def ajr_running(
+    env: WorkflowEnvironment,
+    slurm_conf: Path,
+    slurm_env: dict[str, str],
+    workdir: Path,
+    database_url: str,
+    **overrides: Any,
+) -> AsyncIterator[AjrUnderTest]:
+    settings = make_settings(slurm_conf, temporal_address(env), database_url, **overrides)
+    runtime = build(settings, env.client)
+    control = SlurmControl(SlurmRunner(env=settings.slurm_env()))
+    under_test = AjrUnderTest(settings, env.client, slurm_env, workdir, control)
+    try:
+        async with running(runtime):
+            yield under_test
+    finally:
+        under_test.cancel_all()
+
+
+def worker_process(settings: Settings, log_path: Path) -> subprocess.Popen[bytes]:
+    """`python -m worker worker` in its own process, configured only through AJR_* variables."""
+    env = {**os.environ}
+    for key, value in settings.model_dump().items():
+        if value is None:
+            continue
+        env[f"AJR_{key.upper()}"] = json.dumps(value) if isinstance(value, list) else str(value)
+    with log_path.open("ab") as log:
+        return subprocess.Popen(
+            [sys.executable, "-m", "worker", "worker"],
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            cwd=Path(__file__).resolve().parents[2],
+        )

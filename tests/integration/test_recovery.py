@@ -1,0 +1,216 @@
+"""Core recovery through the real parts: Slurm (4 slurmd), the Temporal dev server, a database.
+
+Sleeps are shortened from the seed's 30 s / 60 s; everything else is the seed's sequence.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import signal
+import subprocess
+import time
+from pathlib import Path
+
+import pytest
+from sqlmodel import Session, select
+
+from models.db import make_engine
+from models.recovery import Outcome
+from models.slurm import JobState
+from models.tables import DecisionRecord
+from tests.integration.recovery_harness import (
+    ajr_running,
+    seed_script,
+    make_settings,
+    temporal_address,
+    worker_process,
+)
+from worker.status import status_lines
+from workflows.job_recovery import JobRecoveryWorkflow
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture
+def workdir(tmp_path: Path) -> Path:
+    path = tmp_path / "jobs"
+    path.mkdir()
+    path.chmod(0o755)
+    return path
+
+
+async def test_seed_verification_sequence(temporal_env, slurm_cluster, workdir, mysql_url) -> None:
+    """001 "Verification Steps": CRASH, requeued held, released, CRASH, no more requeue."""
+    async with ajr_running(temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, mysql_url) as ajr:
+        job_id = ajr.submit(seed_script(), name="ajr-verification-requeue-test")
+        first = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+        outcome = await ajr.outcome(job_id, timeout=60)
+
+        assert outcome.outcome is Outcome.MAX_REQUEUES
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.observed, r.state, r.action, r.acted) for r in records] == [
+            (0, "CRASH", "RUNNING", "requeue", True),  # killed while still running
+            (1, "CRASH", "RUNNING", "cancel", True),
+        ]
+        assert "requeue limit reached: 1 of 1" in " ".join(records[1].reasons)
+        final = await ajr.job(job_id)
+        assert final.restart_count == 1  # the same job ID, requeued exactly once
+        assert final.state in (JobState.CANCELLED, JobState.COMPLETING)
+        logs = ajr.log_files("ajr-verification-requeue-test", job_id)
+        assert len(logs) == 2, logs
+        assert {r.log_path for r in records} == {str(p) for p in logs}
+        assert first.restart_count == 0
+
+        engine = make_engine(mysql_url)
+        with Session(engine) as session:
+            rows = session.exec(select(DecisionRecord).where(DecisionRecord.job_id == job_id)).all()
+        assert sorted((r.attempt, r.action) for r in rows) == [(0, "requeue"), (1, "cancel")]
+        assert "segmentation fault" in json.loads(rows[0].evidence)[0]
+
+
+async def test_hang_is_requeued_within_hang_timeout(temporal_env, slurm_cluster, workdir, sqlite_url) -> None:
+    hang_timeout = 6.0
+    async with ajr_running(
+        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url, hang_timeout=hang_timeout
+    ) as ajr:
+        script = seed_script(before="echo step 1", crash_line="echo 'last words'", after="sleep 120")
+        job_id = ajr.submit(script, name="hang")
+        await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+        deadline = time.monotonic() + 30
+        while not ajr.log_files("hang", job_id) and time.monotonic() < deadline:
+            await asyncio.sleep(0.2)
+        (log,) = ajr.log_files("hang", job_id)
+        # The kill appends slurmstepd's "CANCELLED" line: the last line is the mtime seen before.
+        last_line_at = log.stat().st_mtime
+        deadline = time.monotonic() + hang_timeout + 20
+        while (await ajr.job(job_id)).restart_count == 0:
+            assert time.monotonic() < deadline, "not requeued"
+            last_line_at = log.stat().st_mtime
+            await asyncio.sleep(0.1)
+        silent_for = time.time() - last_line_at
+        assert hang_timeout <= silent_for <= hang_timeout + 10, silent_for
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert records[0].observed == "HANG" and records[0].action == "requeue"
+
+
+async def test_crashloop_and_checkpointing_jobs(temporal_env, slurm_cluster, workdir, sqlite_url) -> None:
+    async with ajr_running(
+        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url, crashloop_threshold=3
+    ) as ajr:
+        never = seed_script(
+            comment='{"APS": {"max_requeue_times": 10}}', crash_line="", after="echo boom && exit 1"
+        )
+        saving = seed_script(
+            comment='{"APS": {"max_requeue_times": 2}}',
+            crash_line="echo 'Saved checkpoint to /ckpt/iter_10'",
+            after="exit 1",
+        )
+        looping = ajr.submit(never, name="crashloop")
+        progressing = ajr.submit(saving, name="checkpointing")
+        loop_outcome, progress_outcome = await asyncio.gather(
+            ajr.outcome(looping, timeout=120), ajr.outcome(progressing, timeout=120)
+        )
+        assert loop_outcome.outcome is Outcome.CRASHLOOP
+        assert (await ajr.job(looping)).restart_count == 2  # stopped after 3 attempts
+        assert progress_outcome.outcome is Outcome.MAX_REQUEUES
+        assert (await ajr.job(progressing)).restart_count == 2  # went on to its maximum
+        records = await ajr.handle(progressing).query(JobRecoveryWorkflow.attempts)
+        assert [r.checkpoints for r in records] == [1, 1, 1]
+
+
+async def test_scancel_success_no_requeue_and_invalid_comment(
+    temporal_env, slurm_cluster, workdir, sqlite_url
+) -> None:
+    async with ajr_running(temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url) as ajr:
+        sleeper = ajr.submit(seed_script(crash_line="", after="sleep 120"), name="cancelme")
+        success = ajr.submit(seed_script(crash_line="", after="exit 0"), name="success")
+        invalid = ajr.submit(
+            seed_script(comment='{"APS": {"max_requeue_times": -3}}', crash_line="", after="sleep 5"),
+            name="invalid",
+        )
+        no_requeue = ajr.submit(seed_script(before="sleep 4"), "--no-requeue", name="norequeue")
+        assert not (await ajr.job(no_requeue)).requeue
+
+        await ajr.wait_for_job(sleeper, lambda j: j.state is JobState.RUNNING, 30, "running")
+        await asyncio.sleep(2)  # enrolled by discovery
+        subprocess.run(["scancel", str(sleeper)], env=slurm_cluster.env, check=True)
+
+        cancelled = await ajr.outcome(sleeper, timeout=60)
+        assert cancelled.outcome is Outcome.CANCELLED_BY_USER
+        assert (await ajr.job(sleeper)).restart_count == 0
+
+        assert (await ajr.outcome(success, timeout=60)).outcome is Outcome.COMPLETED
+
+        rejected = await ajr.outcome(invalid, timeout=30)
+        assert rejected.outcome is Outcome.NOT_MANAGED
+        assert "max_requeue_times must be a non-negative integer" in rejected.reason
+        description = await ajr.handle(invalid).describe()
+        assert "NOT managed" in (await description.static_summary() or "")
+        lines = "\n".join(await status_lines(ajr.client, ajr.settings.cluster_name))
+        assert "max_requeue_times must be a non-negative integer" in lines
+
+        # --no-requeue, enrolled while running, is still requeued after its crash
+        outcome = await ajr.outcome(no_requeue, timeout=90)
+        assert outcome.outcome is Outcome.MAX_REQUEUES
+        job = await ajr.job(no_requeue)
+        assert job.restart_count == 1 and job.requeue
+
+
+async def test_crash_line_naming_a_node_excludes_it(temporal_env, slurm_cluster, workdir, sqlite_url) -> None:
+    async with ajr_running(temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url) as ajr:
+        xid = (
+            'if [ \\$SLURM_PROCID = 1 ]; then echo \\"[12345.6] \\$SLURMD_NODENAME kernel: NVRM: Xid '
+            '(PCI:0000:3b:00): 79, pid=4242, GPU has fallen off the bus.\\"; fi'
+        )
+        script = seed_script(
+            comment='{"APS": {"max_requeue_times": 1}}', crash_line=xid, after="sleep 60"
+        )
+        job_id = ajr.submit(script, "-N", "2", "--exclude=node4", name="xid")
+        first = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+        culprit = first.nodes[1]
+        second = await ajr.wait_for_job(
+            job_id, lambda j: j.restart_count == 1 and j.state is JobState.RUNNING, 60, "running again"
+        )
+        assert culprit in second.excluded_nodes
+        assert "node4" in second.excluded_nodes  # the user's own exclusion is kept
+        assert culprit not in second.nodes
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert records[0].excluded_nodes == [culprit]
+
+
+async def test_worker_killed_between_requeuehold_and_release(
+    temporal_env, slurm_cluster, workdir, sqlite_url, tmp_path
+) -> None:
+    settings = make_settings(
+        slurm_cluster.conf, temporal_address(temporal_env), sqlite_url, chaos_step_delay=30.0
+    )
+    first = worker_process(settings, tmp_path / "worker1.log")
+    second = None
+    try:
+        from tests.integration.recovery_harness import AjrUnderTest
+        from activities.slurm.control import SlurmControl
+        from activities.slurm.runner import SlurmRunner
+
+        ajr = AjrUnderTest(settings, temporal_env.client, slurm_cluster.env, workdir, SlurmControl(SlurmRunner(env=settings.slurm_env())))
+        job_id = ajr.submit(seed_script(), name="killed")
+        held = await ajr.wait_for_job(job_id, lambda j: j.held, 60, "held by requeuehold")
+        assert held.restart_count == 1
+        first.send_signal(signal.SIGKILL)
+        first.wait(10)
+        await asyncio.sleep(3)
+        assert (await ajr.job(job_id)).held  # nobody released it: the worker really died mid-way
+
+        restarted = settings.model_copy(update={"chaos_step_delay": 0.0})
+        second = worker_process(restarted, tmp_path / "worker2.log")
+        job = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 60, "released and running")
+        assert job.restart_count == 1  # released exactly once, never requeued twice
+        outcome = await ajr.outcome(job_id, timeout=60)
+        assert outcome.outcome is Outcome.MAX_REQUEUES
+        assert (await ajr.job(job_id)).restart_count == 1
+    finally:
+        for process in (first, second):
+            if process is not None and process.poll() is None:
+                process.terminate()
+                process.wait(15)
+        subprocess.run(["scancel", "--user", "root"], env=slurm_cluster.env, check=False)

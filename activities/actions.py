@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 import time
 from collections.abc import Callable
 
@@ -30,6 +31,18 @@ log = logging.getLogger(__name__)
 
 STEP_POLL_S = 0.1
 REQUEUE_SETTLE_TIMEOUT_S = 60.0
+
+
+# slurmd revokes the killed attempt's job credential with one-second granularity; an attempt
+# allocated within that same second dies at once with "Job credential revoked". The revocation
+# happened before the job showed PENDING, so releasing after the next full second (plus margin
+# for clock skew between hosts) is always safe, where Slurm itself waits about two minutes.
+REVOCATION_MARGIN_S = 0.2
+
+
+async def _past_credential_revocation(pending_seen_at: float) -> None:
+    safe_at = math.floor(pending_seen_at) + 1 + REVOCATION_MARGIN_S
+    await asyncio.sleep(max(0.0, safe_at - time.time()))
 
 
 def _beat(step: str) -> None:
@@ -145,16 +158,18 @@ class SlurmActions:
         )
         wanted = sorted(set(job.excluded_nodes) | set(request.exclude_nodes))
         if job.state is JobState.PENDING and job.held:
+            await _past_credential_revocation(time.time())
             _beat("update")
             outcome = await self._control.set_exclusions_and_start_now(job_id, wanted)
             job = await self._job(job_id)
             missing = set(wanted) - set(job.excluded_nodes)
             if missing:
                 raise retryable(
-                    f"ExcNodeList of job {job_id} lacks {sorted(missing)}: {outcome.stderr.strip()}",
+                    f"ExcNodeList of job {job_id} lacks {sorted(missing)}: "
+                    f"{outcome.stderr.strip()}",
                     ErrorType.STEP_NOT_VERIFIED,
                 )
-            steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now+2s")
+            steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now")
             _beat("release")
             await self._release_verified(job_id, request.release_timeout_s)
             steps.append("release")

@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from models.tables import DecisionRecord
 from sqlalchemy import Engine
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import Session, select
@@ -13,6 +12,7 @@ from temporalio import activity
 
 from models.db import create_tables
 from models.recovery import DecisionEvent
+from models.tables import DecisionRecord
 
 
 def _utc(epoch: float) -> datetime:

@@ -17,7 +17,6 @@ from typing import Any
 
 from temporalio import activity
 
-from activities.errors import ErrorType, retryable
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
 from activities.logs.analyzer import AnalyzerContext, Finding, LogAnalyzer
 from activities.logs.locate import find_attempt_log, search_dirs
@@ -82,7 +81,7 @@ class WatchActivities:
         self._poll_interval = poll_interval
         self._last_unknown = ""
 
-    async def _current_job(self, job_id: int, attempt: int) -> SlurmJob | None | Unknown:
+    async def _current_job(self, job_id: int, attempt: int) -> SlurmJob | Unknown | None:
         """The job now; None once slurmctld has forgotten it; UNKNOWN while Slurm cannot say."""
         snapshot = self._poller.latest
         job = snapshot.jobs.get(job_id)

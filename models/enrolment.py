@@ -1,4 +1,4 @@
-"""Reading a job's opt-in: the `--comment='{"APS": {...}}'` directive and per-partition enrolment."""
+"""Reading a job's opt-in: the `--comment` APS directive, and per-partition enrolment."""
 
 from __future__ import annotations
 

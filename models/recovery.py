@@ -130,6 +130,7 @@ class AttemptRecord:
     reasons: list[str] = field(default_factory=list)
     excluded_nodes: list[str] = field(default_factory=list)
     decided_at: float = 0.0
+    steps: list[str] = field(default_factory=list)  # what was done in Slurm, verified
 
 
 @dataclass

@@ -8,9 +8,13 @@ import logging
 import os
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from worker.config import Settings
 
 
-def _settings():  # type: ignore[no-untyped-def]
+def _settings() -> Settings:
     from worker.config import Settings
 
     return Settings()

@@ -1,4 +1,4 @@
-"""Composition root: settings -> Slurm runner, shared poller, database, Temporal client -> worker."""
+"""Composition root: settings -> Slurm runner, shared poller, database, client -> worker."""
 
 from __future__ import annotations
 
@@ -11,7 +11,6 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from datetime import timedelta
 
-from models.db import make_engine
 from temporalio.client import Client
 from temporalio.worker import Worker
 
@@ -22,6 +21,7 @@ from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmRunner
 from activities.watch import AnalyzerFactory, WatchActivities
+from models.db import make_engine
 from models.recovery import RecoveryConfig
 from worker.config import Settings
 from worker.discovery import Discoverer, DiscoveryPolicy

@@ -7,11 +7,12 @@ History stays small for weeks-long jobs: watching an attempt is one long heartbe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from dataclasses import replace
-from datetime import timedelta
+from typing import Any
 
 from temporalio import workflow
-from temporalio.common import RetryPolicy
+from temporalio.common import SearchAttributeUpdate
 from temporalio.exceptions import ActivityError, ApplicationError
 
 with workflow.unsafe.imports_passed_through():
@@ -110,6 +111,7 @@ class JobRecoveryWorkflow:
         if decision.action is Action.REQUEUE:
             result = await self._requeue(observation, decision)
             if result.requeued:
+                self.state.attempts[-1].steps = list(result.steps)
                 self.state.ajr_excluded = sorted(
                     set(self.state.ajr_excluded) | set(decision.exclude_nodes)
                 )
@@ -174,10 +176,8 @@ class JobRecoveryWorkflow:
         await workflow.wait_condition(lambda: handle.done() or self.stop_requested)
         if self.stop_requested and not handle.done():
             handle.cancel()
-            try:
+            with contextlib.suppress(ActivityError, asyncio.CancelledError):
                 await handle
-            except (ActivityError, asyncio.CancelledError):
-                pass
             return None
         return await handle
 
@@ -230,7 +230,7 @@ class JobRecoveryWorkflow:
             decision.action.value,
             "; ".join(reasons),
         )
-        updates = [
+        updates: list[SearchAttributeUpdate[Any]] = [
             sa.SLURM_RESTART_COUNT.value_set(observation.restart_count or observation.attempt)
         ]
         if observation.kind is not Observed.REQUEUED:
@@ -297,7 +297,8 @@ class JobRecoveryWorkflow:
                     ) from error
                 rounds += 1
                 self._note(
-                    f"recovery watchdog: requeue of attempt {observation.attempt} not verified (round {rounds}): {error.cause or error}"
+                    f"recovery watchdog: requeue of attempt {observation.attempt} not verified "
+                    f"(round {rounds}): {error.cause or error}"
                 )
                 workflow.logger.warning(
                     "job %s: requeue not verified: %s", self.job.job_id, error.cause
@@ -361,7 +362,8 @@ class JobRecoveryWorkflow:
         )
         for record in self.state.attempts[-5:]:
             lines.append(
-                f"- attempt {record.attempt}: {record.observed} -> {record.action}: {'; '.join(record.reasons)}"
+                f"- attempt {record.attempt}: {record.observed} -> {record.action}: "
+                + "; ".join(record.reasons)
             )
         for warning in self.state.warnings[-3:]:
             lines.append(f"- warning: {warning}")
@@ -450,4 +452,4 @@ class JobRecoveryWorkflow:
             raise ValueError(f"max requeues must be a non-negative integer, got {value!r}")
 
 
-__all__ = ["JobRecoveryWorkflow", "RetryPolicy", "timedelta", "workflow_id"]
+__all__ = ["JobRecoveryWorkflow", "workflow_id"]

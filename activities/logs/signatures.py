@@ -24,7 +24,7 @@ CRASH_SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
     ("xid", "GPU", re.compile(r"\bNVRM: Xid\b|\bXid \(PCI:")),
 )
 _TRACEBACK_START = re.compile(r"Traceback \(most recent call last\):")
-# The last line of a traceback: `torch.OutOfMemoryError: ...`, `RuntimeError: ...`, `KeyboardInterrupt`.
+# The last line of a traceback: `torch.OutOfMemoryError: ...`, `KeyboardInterrupt`.
 _EXCEPTION_LINE = re.compile(
     r"^\s*(?:\d+:\s*)?((?:[A-Za-z_][\w]*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit))\b(?::|$)"
 )
@@ -91,7 +91,8 @@ class SignatureAnalyzer:
         if silent_for >= self._context.hang_timeout_s:
             return Finding(
                 Observed.HANG,
-                f"no new log line for {silent_for:.0f}s (hang timeout {self._context.hang_timeout_s:.0f}s)",
+                f"no new log line for {silent_for:.0f}s "
+                f"(hang timeout {self._context.hang_timeout_s:.0f}s)",
                 category="UNKNOWN",
             )
         return None

@@ -13,8 +13,6 @@ from activities.slurm.parse import (
 from activities.slurm.runner import CommandResult, SlurmError, SlurmRunner
 from models.slurm import SlurmJob, is_valid_node_name
 
-REQUEUE_START_DELAY_S = 2
-
 
 class InvalidNodeName(ValueError):
     pass
@@ -67,16 +65,11 @@ class SlurmControl:
         return await self.scontrol("update", f"jobid={job_id}", "Requeue=1")
 
     async def set_exclusions_and_start_now(self, job_id: int, nodes: list[str]) -> CommandResult:
-        """Exclude `nodes` and make the job eligible almost at once.
-
-        Not `StartTime=now`: slurmd revokes the old attempt's credential with one-second
-        granularity, and an attempt allocated within that same second is killed with "Job
-        credential revoked". Two seconds always land past it; Slurm's own delay is ~2 minutes.
-        """
+        """Exclude `nodes` and make the job eligible now (Slurm's own requeue delay is ~2 min)."""
         args = ["update", f"jobid={job_id}"]
         if nodes:
             args.append(f"ExcNodeList={compress_nodes(validate_node_names(nodes))}")
-        args.append(f"StartTime=now+{REQUEUE_START_DELAY_S}")
+        args.append("StartTime=now")
         return await self.scontrol(*args)
 
     async def cancel(self, job_id: int) -> CommandResult:

@@ -7,6 +7,7 @@ per job while it watches: they all read the latest snapshot taken here.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator
@@ -51,10 +52,8 @@ class ClusterPoller:
     async def stop(self) -> None:
         if self._task is not None:
             self._task.cancel()
-            try:
+            with contextlib.suppress(asyncio.CancelledError):
                 await self._task
-            except asyncio.CancelledError:
-                pass
             self._task = None
 
     async def poll_once(self) -> ClusterSnapshot:
@@ -82,12 +81,10 @@ class ClusterPoller:
     async def wait_newer(self, sequence: int, timeout: float | None = None) -> ClusterSnapshot:
         """The first snapshot after `sequence` (or the latest one when `timeout` passes)."""
         async with self._changed:
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(
                     self._changed.wait_for(lambda: self._snapshot.sequence > sequence), timeout
                 )
-            except TimeoutError:
-                pass
             return self._snapshot
 
     async def snapshots(self) -> AsyncIterator[ClusterSnapshot]:

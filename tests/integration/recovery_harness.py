@@ -38,7 +38,7 @@ def seed_script(
 ) -> str:
     """The seed's verification script (001), with shorter sleeps and pluggable steps."""
     step = " && ".join(
-        part for part in (f"echo 'Start time: '$DATETIME", before, crash_line, after) if part
+        part for part in ("echo 'Start time: '$DATETIME", before, crash_line, after) if part
     )
     return f"""#!/bin/bash
 #SBATCH -t 00:05:00
@@ -107,7 +107,7 @@ class AjrUnderTest:
                 )
             except TimeoutError:
                 raise AssertionError(f"job {job_id}: no outcome within {timeout}s") from None
-            except Exception:  # noqa: BLE001 - not started yet
+            except Exception:
                 if time.monotonic() > deadline:
                     raise
                 await asyncio.sleep(0.5)

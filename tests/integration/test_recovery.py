@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import signal
 import subprocess
 import time
@@ -21,8 +22,8 @@ from models.slurm import JobState
 from models.tables import DecisionRecord
 from tests.integration.recovery_harness import (
     ajr_running,
-    seed_script,
     make_settings,
+    seed_script,
     temporal_address,
     worker_process,
 )
@@ -42,7 +43,9 @@ def workdir(tmp_path: Path) -> Path:
 
 async def test_seed_verification_sequence(temporal_env, slurm_cluster, workdir, mysql_url) -> None:
     """001 "Verification Steps": CRASH, requeued held, released, CRASH, no more requeue."""
-    async with ajr_running(temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, mysql_url) as ajr:
+    async with ajr_running(
+        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, mysql_url
+    ) as ajr:
         job_id = ajr.submit(seed_script(), name="ajr-verification-requeue-test")
         first = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
         outcome = await ajr.outcome(job_id, timeout=60)
@@ -69,12 +72,21 @@ async def test_seed_verification_sequence(temporal_env, slurm_cluster, workdir, 
         assert "segmentation fault" in json.loads(rows[0].evidence)[0]
 
 
-async def test_hang_is_requeued_within_hang_timeout(temporal_env, slurm_cluster, workdir, sqlite_url) -> None:
+async def test_hang_is_requeued_within_hang_timeout(
+    temporal_env, slurm_cluster, workdir, sqlite_url
+) -> None:
     hang_timeout = 6.0
     async with ajr_running(
-        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url, hang_timeout=hang_timeout
+        temporal_env,
+        slurm_cluster.conf,
+        slurm_cluster.env,
+        workdir,
+        sqlite_url,
+        hang_timeout=hang_timeout,
     ) as ajr:
-        script = seed_script(before="echo step 1", crash_line="echo 'last words'", after="sleep 120")
+        script = seed_script(
+            before="echo step 1", crash_line="echo 'last words'", after="sleep 120"
+        )
         job_id = ajr.submit(script, name="hang")
         await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
         deadline = time.monotonic() + 30
@@ -94,9 +106,16 @@ async def test_hang_is_requeued_within_hang_timeout(temporal_env, slurm_cluster,
         assert records[0].observed == "HANG" and records[0].action == "requeue"
 
 
-async def test_crashloop_and_checkpointing_jobs(temporal_env, slurm_cluster, workdir, sqlite_url) -> None:
+async def test_crashloop_and_checkpointing_jobs(
+    temporal_env, slurm_cluster, workdir, sqlite_url
+) -> None:
     async with ajr_running(
-        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url, crashloop_threshold=3
+        temporal_env,
+        slurm_cluster.conf,
+        slurm_cluster.env,
+        workdir,
+        sqlite_url,
+        crashloop_threshold=3,
     ) as ajr:
         never = seed_script(
             comment='{"APS": {"max_requeue_times": 10}}', crash_line="", after="echo boom && exit 1"
@@ -122,11 +141,15 @@ async def test_crashloop_and_checkpointing_jobs(temporal_env, slurm_cluster, wor
 async def test_scancel_success_no_requeue_and_invalid_comment(
     temporal_env, slurm_cluster, workdir, sqlite_url
 ) -> None:
-    async with ajr_running(temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url) as ajr:
+    async with ajr_running(
+        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url
+    ) as ajr:
         sleeper = ajr.submit(seed_script(crash_line="", after="sleep 120"), name="cancelme")
         success = ajr.submit(seed_script(crash_line="", after="exit 0"), name="success")
         invalid = ajr.submit(
-            seed_script(comment='{"APS": {"max_requeue_times": -3}}', crash_line="", after="sleep 5"),
+            seed_script(
+                comment='{"APS": {"max_requeue_times": -3}}', crash_line="", after="sleep 5"
+            ),
             name="invalid",
         )
         no_requeue = ajr.submit(seed_script(before="sleep 4"), "--no-requeue", name="norequeue")
@@ -157,10 +180,15 @@ async def test_scancel_success_no_requeue_and_invalid_comment(
         assert job.restart_count == 1 and job.requeue
 
 
-async def test_crash_line_naming_a_node_excludes_it(temporal_env, slurm_cluster, workdir, sqlite_url) -> None:
-    async with ajr_running(temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url) as ajr:
+async def test_crash_line_naming_a_node_excludes_it(
+    temporal_env, slurm_cluster, workdir, sqlite_url
+) -> None:
+    async with ajr_running(
+        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url
+    ) as ajr:
         xid = (
-            'if [ \\$SLURM_PROCID = 1 ]; then echo \\"[12345.6] \\$SLURMD_NODENAME kernel: NVRM: Xid '
+            "if [ \\$SLURM_PROCID = 1 ]; then echo "
+            '\\"[12345.6] \\$SLURMD_NODENAME kernel: NVRM: Xid '
             '(PCI:0000:3b:00): 79, pid=4242, GPU has fallen off the bus.\\"; fi'
         )
         script = seed_script(
@@ -170,7 +198,10 @@ async def test_crash_line_naming_a_node_excludes_it(temporal_env, slurm_cluster,
         first = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
         culprit = first.nodes[1]
         second = await ajr.wait_for_job(
-            job_id, lambda j: j.restart_count == 1 and j.state is JobState.RUNNING, 60, "running again"
+            job_id,
+            lambda j: j.restart_count == 1 and j.state is JobState.RUNNING,
+            60,
+            "running again",
         )
         assert culprit in second.excluded_nodes
         assert "node4" in second.excluded_nodes  # the user's own exclusion is kept
@@ -188,11 +219,17 @@ async def test_worker_killed_between_requeuehold_and_release(
     first = worker_process(settings, tmp_path / "worker1.log")
     second = None
     try:
-        from tests.integration.recovery_harness import AjrUnderTest
         from activities.slurm.control import SlurmControl
         from activities.slurm.runner import SlurmRunner
+        from tests.integration.recovery_harness import AjrUnderTest
 
-        ajr = AjrUnderTest(settings, temporal_env.client, slurm_cluster.env, workdir, SlurmControl(SlurmRunner(env=settings.slurm_env())))
+        ajr = AjrUnderTest(
+            settings,
+            temporal_env.client,
+            slurm_cluster.env,
+            workdir,
+            SlurmControl(SlurmRunner(env=settings.slurm_env())),
+        )
         job_id = ajr.submit(seed_script(), name="killed")
         held = await ajr.wait_for_job(job_id, lambda j: j.held, 60, "held by requeuehold")
         assert held.restart_count == 1
@@ -203,7 +240,9 @@ async def test_worker_killed_between_requeuehold_and_release(
 
         restarted = settings.model_copy(update={"chaos_step_delay": 0.0})
         second = worker_process(restarted, tmp_path / "worker2.log")
-        job = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 60, "released and running")
+        job = await ajr.wait_for_job(
+            job_id, lambda j: j.state is JobState.RUNNING, 60, "released and running"
+        )
         assert job.restart_count == 1  # released exactly once, never requeued twice
         outcome = await ajr.outcome(job_id, timeout=60)
         assert outcome.outcome is Outcome.MAX_REQUEUES
@@ -214,3 +253,44 @@ async def test_worker_killed_between_requeuehold_and_release(
                 process.terminate()
                 process.wait(15)
         subprocess.run(["scancel", "--user", "root"], env=slurm_cluster.env, check=False)
+
+
+def job_info_rpcs(env: dict[str, str]) -> int:
+    """REQUEST_JOB_INFO* counts from sdiag: what squeue/scontrol reads cost slurmctld."""
+    out = subprocess.run(["sdiag"], env=env, capture_output=True, text=True, check=True).stdout
+    return sum(int(m) for m in re.findall(r"REQUEST_JOB_INFO\w*\s+\(\s*\d+\)\s+count:(\d+)", out))
+
+
+async def test_slurmctld_load_does_not_grow_with_managed_jobs(
+    temporal_env, slurm_cluster, workdir, sqlite_url
+) -> None:
+    window = 8.0
+    async with ajr_running(
+        temporal_env,
+        slurm_cluster.conf,
+        slurm_cluster.env,
+        workdir,
+        sqlite_url,
+        slurm_poll_interval=1.0,
+    ) as ajr:
+
+        async def measure(job_ids: list[int]) -> int:
+            for job_id in job_ids:
+                await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+            for job_id in job_ids:  # enrolled and watching
+                for _ in range(50):
+                    status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+                    if status.phase.startswith("watching"):
+                        break
+                    await asyncio.sleep(0.2)
+            await asyncio.sleep(2)  # past each watcher's one-time log lookup
+            before = job_info_rpcs(slurm_cluster.env)
+            await asyncio.sleep(window)
+            return job_info_rpcs(slurm_cluster.env) - before
+
+        quiet = seed_script(crash_line="", after="sleep 120")
+        one = await measure([ajr.submit(quiet, name="load")])
+        eight = await measure([ajr.submit(quiet, name="load") for _ in range(7)])
+        # one cluster-wide squeue per poll interval, however many jobs are managed
+        assert eight <= window / 1.0 + 3, (one, eight)
+        assert eight <= one + 2, (one, eight)

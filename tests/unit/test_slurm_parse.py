@@ -6,12 +6,12 @@ from pathlib import Path
 import pytest
 
 from activities.slurm.parse import (
+    ParseError,
     compress_nodes,
     expand_nodes,
     job_from_json,
     jobs_from_squeue_json,
     parse_key_values,
-    ParseError,
 )
 from models.slurm import ExitStatus, JobState
 

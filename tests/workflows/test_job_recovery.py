@@ -54,21 +54,32 @@ async def ts_env(time_skipping_env: WorkflowEnvironment) -> WorkflowEnvironment:
     )
     return time_skipping_env
 
+
 Script = Callable[[WatchRequest], Observation | None]
 
 
 def crash(attempt: int, nodes: tuple[str, ...] = (), checkpoints: int = 0) -> Observation:
     return Observation(
-        kind=Observed.CRASH, attempt=attempt, state="RUNNING", restart_count=attempt,
-        nodes=["node1", "node2"], culprit_nodes=list(nodes), evidence=["segmentation fault"],
+        kind=Observed.CRASH,
+        attempt=attempt,
+        state="RUNNING",
+        restart_count=attempt,
+        nodes=["node1", "node2"],
+        culprit_nodes=list(nodes),
+        evidence=["segmentation fault"],
         cursor=LogCursor(path=f"/logs/a{attempt}.log", checkpoints=checkpoints),
     )
 
 
 def exited(attempt: int, state: str = "FAILED", code: int = 1, checkpoints: int = 0) -> Observation:
     return Observation(
-        kind=Observed.EXITED, attempt=attempt, state=state, exit_code=code, restart_count=attempt,
-        nodes=["node1"], cursor=LogCursor(path=f"/logs/a{attempt}.log", checkpoints=checkpoints),
+        kind=Observed.EXITED,
+        attempt=attempt,
+        state=state,
+        exit_code=code,
+        restart_count=attempt,
+        nodes=["node1"],
+        cursor=LogCursor(path=f"/logs/a{attempt}.log", checkpoints=checkpoints),
     )
 
 
@@ -109,7 +120,9 @@ class Stubs:
             if stubs.requeue_failures > 0:
                 stubs.requeue_failures -= 1
                 raise ApplicationError("job still held after release", type="StepNotVerified")
-            return RequeueResult(requeued=True, restart_count=request.attempt + 1, steps=["requeuehold", "release"])
+            return RequeueResult(
+                requeued=True, restart_count=request.attempt + 1, steps=["requeuehold", "release"]
+            )
 
         @activity.defn(name="cancel_job")
         async def cancel_job(request: CancelRequest) -> str:
@@ -133,19 +146,30 @@ def by_attempt(*observations: Observation | None) -> Script:
 
 def job(max_requeue_times: int | None = None, **config: object) -> JobRecoveryInput:
     return JobRecoveryInput(
-        cluster="t", job_id=42, job_name="train", max_requeue_times=max_requeue_times,
+        cluster="t",
+        job_id=42,
+        job_name="train",
+        max_requeue_times=max_requeue_times,
         config=RecoveryConfig(**{"system_max_requeues": 30, "crashloop_threshold": 3, **config}),  # type: ignore[arg-type]
     )
 
 
-async def start(env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput) -> tuple[Worker, WorkflowHandle[JobRecoveryWorkflow, JobOutcome]]:
+async def start(
+    env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput
+) -> tuple[Worker, WorkflowHandle[JobRecoveryWorkflow, JobOutcome]]:
     queue = f"tq-{uuid.uuid4()}"
-    worker = Worker(env.client, task_queue=queue, workflows=[JobRecoveryWorkflow], activities=stubs.activities())
-    handle = await env.client.start_workflow(JobRecoveryWorkflow.run, payload, id=f"wf-{uuid.uuid4()}", task_queue=queue)
+    worker = Worker(
+        env.client, task_queue=queue, workflows=[JobRecoveryWorkflow], activities=stubs.activities()
+    )
+    handle = await env.client.start_workflow(
+        JobRecoveryWorkflow.run, payload, id=f"wf-{uuid.uuid4()}", task_queue=queue
+    )
     return worker, handle
 
 
-async def run_to_end(env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput) -> JobOutcome:
+async def run_to_end(
+    env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput
+) -> JobOutcome:
     worker, handle = await start(env, stubs, payload)
     async with worker:
         return await handle.result()
@@ -163,7 +187,9 @@ async def test_seed_verification_sequence(ts_env: WorkflowEnvironment) -> None:
     assert [(e.attempt, e.action) for e in stubs.records] == [(0, "requeue"), (1, "cancel")]
 
 
-async def test_crashloop_stops_after_threshold_without_checkpoints(ts_env: WorkflowEnvironment) -> None:
+async def test_crashloop_stops_after_threshold_without_checkpoints(
+    ts_env: WorkflowEnvironment,
+) -> None:
     stubs = Stubs(lambda r: exited(r.attempt))
     outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=10))
     assert outcome.outcome is Outcome.CRASHLOOP
@@ -183,7 +209,9 @@ async def test_system_maximum_caps_the_job_limit(ts_env: WorkflowEnvironment) ->
     assert outcome.outcome is Outcome.MAX_REQUEUES and len(stubs.requeues) == 2
 
 
-async def test_culprit_and_operator_exclusions_reach_the_requeue(temporal_env: WorkflowEnvironment) -> None:
+async def test_culprit_and_operator_exclusions_reach_the_requeue(
+    temporal_env: WorkflowEnvironment,
+) -> None:
     # Updates run on the real dev server: the time-skipping server does not skip for them.
     release_first = asyncio.Event()
 
@@ -195,9 +223,13 @@ async def test_culprit_and_operator_exclusions_reach_the_requeue(temporal_env: W
     stubs = Stubs(script)
     worker, handle = await start(temporal_env, stubs, job(max_requeue_times=3))
     async with worker:
-        assert await handle.execute_update(JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["node4"], "ECC")) == ["node4"]
+        assert await handle.execute_update(
+            JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["node4"], "ECC")
+        ) == ["node4"]
         with pytest.raises(WorkflowUpdateFailedError):
-            await handle.execute_update(JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["bad;name"]))
+            await handle.execute_update(
+                JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["bad;name"])
+            )
         with pytest.raises(WorkflowUpdateFailedError):
             await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, -1)
         assert await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, 2) == 2
@@ -265,7 +297,9 @@ async def test_requeue_watchdog_retries_and_raises_a_warning(ts_env: WorkflowEnv
     assert any("recovery watchdog" in w for w in status.warnings)
 
 
-async def test_requeue_refused_fails_the_workflow_with_its_type(ts_env: WorkflowEnvironment) -> None:
+async def test_requeue_refused_fails_the_workflow_with_its_type(
+    ts_env: WorkflowEnvironment,
+) -> None:
     stubs = Stubs(by_attempt(exited(0)), refuse="RequeueRefused")
     with pytest.raises(WorkflowFailureError) as failure:
         await run_to_end(ts_env, stubs, job())
@@ -275,7 +309,9 @@ async def test_requeue_refused_fails_the_workflow_with_its_type(ts_env: Workflow
 
 async def test_invalid_directive_is_recorded_not_managed(ts_env: WorkflowEnvironment) -> None:
     payload = job()
-    payload.not_managed_reason = "invalid APS comment: max_requeue_times must be a non-negative integer"
+    payload.not_managed_reason = (
+        "invalid APS comment: max_requeue_times must be a non-negative integer"
+    )
     stubs = Stubs(by_attempt())
     outcome = await run_to_end(ts_env, stubs, payload)
     assert outcome.outcome is Outcome.NOT_MANAGED and "non-negative" in outcome.reason

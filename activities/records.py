@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import threading
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
@@ -23,11 +24,21 @@ class RecordActivities:
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
         self._tables_ready = False
+        self._tables_lock = threading.Lock()
+
+    def _ensure_tables(self) -> None:
+        """Create tables on first use (the database may be down when the worker starts).
+
+        Sync activities run on a thread pool, so concurrent first writes would otherwise race
+        to CREATE TABLE ("table already exists").
+        """
+        with self._tables_lock:
+            if not self._tables_ready:
+                create_tables(self._engine)
+                self._tables_ready = True
 
     def _write(self, event: DecisionEvent) -> bool:
-        if not self._tables_ready:  # lazily: the database may be down when the worker starts
-            create_tables(self._engine)
-            self._tables_ready = True
+        self._ensure_tables()
         with Session(self._engine) as session:
             existing = session.exec(
                 select(DecisionRecord).where(DecisionRecord.event_id == event.event_id)

@@ -44,6 +44,7 @@ UNKNOWN = Unknown.UNKNOWN
 HEARTBEAT_EVERY_S = 5.0
 LOCATE_EVERY_S = 1.0
 MAX_EVIDENCE = 10
+MAX_EVIDENCE_CHARS = 1000  # evidence travels in workflow state: keep it small
 
 
 def _cursor_from(details: Any, fallback: LogCursor) -> LogCursor:
@@ -134,7 +135,9 @@ class _AttemptWatcher:
             restart_count=job.restart_count,
             nodes=list(job.nodes),
             culprit_nodes=list(finding.culprit_nodes) if finding else [],
-            evidence=list(finding.evidence[:MAX_EVIDENCE]) if finding else [],
+            evidence=[line[:MAX_EVIDENCE_CHARS] for line in finding.evidence[:MAX_EVIDENCE]]
+            if finding
+            else [],
             detail=detail or (finding.summary if finding else ""),
             category=finding.category if finding else "",
             requeue_warranted=finding.requeue_warranted if finding else None,
@@ -264,16 +267,24 @@ class _AttemptWatcher:
 
     def _silence(self, job: SlurmJob, analyzer: LogAnalyzer, now: float) -> Observation | None:
         cursor = self.log.cursor
+        running_for = now - cursor.running_since
         if cursor.last_line_at:
             finding = analyzer.silence(now - cursor.last_line_at, now)
-        elif now - cursor.running_since >= self.request.config.startup_timeout_s:
-            where = cursor.path or "no log file found in " + ", ".join(self.log.dirs or ["(none)"])
+        elif running_for < self.request.config.startup_timeout_s:
+            return None
+        elif cursor.path:
             finding = Finding(
                 Observed.STARTUP_TIMEOUT,
-                f"running {now - cursor.running_since:.0f}s without a log line ({where})",
+                f"running {running_for:.0f}s and {cursor.path} has no line yet",
             )
         else:
-            return None
+            # A job that logs elsewhere may be perfectly healthy: say so, never kill it for that.
+            finding = Finding(
+                Observed.LOG_MISSING,
+                f"running {running_for:.0f}s and no log named {job.name}_{job.job_id}_date_"
+                f"..._time_....log in {', '.join(self.log.dirs) or '(no directory known)'}; "
+                "crashes and hangs cannot be detected for this attempt",
+            )
         if finding is None or finding.kind in self.ignore:
             return None
         self.first_finding = self.first_finding or finding

@@ -14,7 +14,8 @@ class Observed(StrEnum):
 
     CRASH = "CRASH"  # a crash signature in the log while the attempt still runs
     HANG = "HANG"  # no new log line for hang_timeout
-    STARTUP_TIMEOUT = "STARTUP_TIMEOUT"  # running, but no log line within startup_timeout
+    STARTUP_TIMEOUT = "STARTUP_TIMEOUT"  # the attempt's log exists but stays empty too long
+    LOG_MISSING = "LOG_MISSING"  # no log found within startup_timeout: warn, never kill for it
     EXITED = "EXITED"  # the attempt ended; see state and exit status
     REQUEUED = "REQUEUED"  # the restart count moved on without ajr (Slurm or a person)
     VANISHED = "VANISHED"  # slurmctld no longer knows the job
@@ -58,7 +59,7 @@ class RecoveryConfig:
     startup_timeout_s: float = 1800.0
     release_timeout_s: float = 60.0
     terminal_exit_codes: list[int] = field(default_factory=lambda: [93, 17])
-    other_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
+    different_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
     checkpoint_patterns: list[str] = field(default_factory=list)
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False

@@ -68,7 +68,7 @@ class Settings(BaseSettings):
     startup_timeout: float = Field(default=1800.0, gt=0)
     release_timeout: float = Field(default=60.0, gt=0)
     terminal_exit_codes: IntList = [93, 17]
-    other_hardware_exit_codes: IntList = [16]
+    different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)
     extra_checkpoint_patterns: StrList = []
 
@@ -94,7 +94,7 @@ class Settings(BaseSettings):
         "observe_only_partitions",
         "log_dirs",
         "terminal_exit_codes",
-        "other_hardware_exit_codes",
+        "different_hardware_exit_codes",
         "checkpoint_patterns",
         "extra_checkpoint_patterns",
         mode="before",

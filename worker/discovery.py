@@ -102,8 +102,12 @@ class Discoverer:
 
     async def run(self) -> None:
         async for snapshot in self._poller.snapshots():
-            if snapshot.ok:
+            if not snapshot.ok:
+                continue
+            try:
                 await self.discover(snapshot)
+            except Exception:  # a surprise in one round must not end discovery for good
+                log.exception("discovery round %s failed; retrying next round", snapshot.sequence)
 
     async def discover(self, snapshot: ClusterSnapshot) -> None:
         self.stats.rounds += 1

@@ -38,7 +38,7 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         startup_timeout_s=settings.startup_timeout,
         release_timeout_s=settings.release_timeout,
         terminal_exit_codes=list(settings.terminal_exit_codes),
-        other_hardware_exit_codes=list(settings.other_hardware_exit_codes),
+        different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         checkpoint_patterns=settings.all_checkpoint_patterns,
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,

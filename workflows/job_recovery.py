@@ -90,6 +90,11 @@ class JobRecoveryWorkflow:
                 acted=acting and decision.action not in (Action.WATCH, Action.COMPLETE),
             )
 
+            if observation.kind is Observed.LOG_MISSING:
+                self._note(observation.detail)
+                ignore.append(observation.kind.value)  # keep watching the attempt's state
+                cursor = observation.cursor
+                continue
             if decision.action is Action.WATCH:
                 self.state.attempt = observation.restart_count
                 return await self._next_run()
@@ -119,6 +124,7 @@ class JobRecoveryWorkflow:
                 self.state.attempt = observation.attempt + 1
                 return await self._next_run()
             reason = f"not requeued: {result.refused}"
+            self.state.attempts[-1].reasons.append(reason)
             self._note(reason)
             if observation.kind in LIVE_ANOMALIES:
                 await self._cancel(observation, reason)

@@ -63,7 +63,7 @@ def _exclusions(
     nodes = set(observation.culprit_nodes) | set(extra)
     if (
         observation.kind is Observed.EXITED
-        and observation.exit_code in config.other_hardware_exit_codes
+        and observation.exit_code in config.different_hardware_exit_codes
     ):
         nodes |= set(observation.nodes)
     return sorted(nodes)
@@ -88,6 +88,8 @@ def decide(
     kind = observation.kind
     if kind is Observed.REQUEUED:
         return Decision(Action.WATCH, reasons=[f"{what}: requeued outside ajr; watching it"])
+    if kind is Observed.LOG_MISSING:
+        return Decision(Action.WATCH, reasons=[f"{what}: watching Slurm state only"])
     if kind is Observed.VANISHED:
         return Decision(
             Action.STOP,

@@ -12,15 +12,19 @@ import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from sqlmodel import Session, select
 
+from activities.slurm.control import SlurmControl
+from activities.slurm.runner import SlurmRunner
 from models.db import make_engine
 from models.recovery import Outcome
 from models.slurm import JobState
 from models.tables import DecisionRecord
 from tests.integration.recovery_harness import (
+    AjrUnderTest,
     ajr_running,
     make_settings,
     seed_script,
@@ -41,11 +45,21 @@ def workdir(tmp_path: Path) -> Path:
     return path
 
 
-async def test_seed_verification_sequence(temporal_env, slurm_cluster, workdir, mysql_url) -> None:
+@pytest.fixture
+def start_ajr(temporal_env, slurm_cluster, workdir):
+    """`async with start_ajr(database_url, **settings) as ajr`: a worker on the test cluster."""
+
+    def start(database_url: str, **overrides: Any):
+        return ajr_running(
+            temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, database_url, **overrides
+        )
+
+    return start
+
+
+async def test_seed_verification_sequence(start_ajr, slurm_cluster, workdir, mysql_url) -> None:
     """001 "Verification Steps": CRASH, requeued held, released, CRASH, no more requeue."""
-    async with ajr_running(
-        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, mysql_url
-    ) as ajr:
+    async with start_ajr(mysql_url) as ajr:
         job_id = ajr.submit(seed_script(), name="ajr-verification-requeue-test")
         first = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
         outcome = await ajr.outcome(job_id, timeout=60)
@@ -73,14 +87,10 @@ async def test_seed_verification_sequence(temporal_env, slurm_cluster, workdir, 
 
 
 async def test_hang_is_requeued_within_hang_timeout(
-    temporal_env, slurm_cluster, workdir, sqlite_url
+    start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:
     hang_timeout = 6.0
-    async with ajr_running(
-        temporal_env,
-        slurm_cluster.conf,
-        slurm_cluster.env,
-        workdir,
+    async with start_ajr(
         sqlite_url,
         hang_timeout=hang_timeout,
     ) as ajr:
@@ -107,13 +117,9 @@ async def test_hang_is_requeued_within_hang_timeout(
 
 
 async def test_crashloop_and_checkpointing_jobs(
-    temporal_env, slurm_cluster, workdir, sqlite_url
+    start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:
-    async with ajr_running(
-        temporal_env,
-        slurm_cluster.conf,
-        slurm_cluster.env,
-        workdir,
+    async with start_ajr(
         sqlite_url,
         crashloop_threshold=3,
     ) as ajr:
@@ -139,11 +145,9 @@ async def test_crashloop_and_checkpointing_jobs(
 
 
 async def test_scancel_success_no_requeue_and_invalid_comment(
-    temporal_env, slurm_cluster, workdir, sqlite_url
+    start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:
-    async with ajr_running(
-        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url
-    ) as ajr:
+    async with start_ajr(sqlite_url) as ajr:
         sleeper = ajr.submit(seed_script(crash_line="", after="sleep 120"), name="cancelme")
         success = ajr.submit(seed_script(crash_line="", after="exit 0"), name="success")
         invalid = ajr.submit(
@@ -181,11 +185,9 @@ async def test_scancel_success_no_requeue_and_invalid_comment(
 
 
 async def test_crash_line_naming_a_node_excludes_it(
-    temporal_env, slurm_cluster, workdir, sqlite_url
+    start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:
-    async with ajr_running(
-        temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, sqlite_url
-    ) as ajr:
+    async with start_ajr(sqlite_url) as ajr:
         xid = (
             "if [ \\$SLURM_PROCID = 1 ]; then echo "
             '\\"[12345.6] \\$SLURMD_NODENAME kernel: NVRM: Xid '
@@ -219,17 +221,8 @@ async def test_worker_killed_between_requeuehold_and_release(
     first = worker_process(settings, tmp_path / "worker1.log")
     second = None
     try:
-        from activities.slurm.control import SlurmControl
-        from activities.slurm.runner import SlurmRunner
-        from tests.integration.recovery_harness import AjrUnderTest
-
-        ajr = AjrUnderTest(
-            settings,
-            temporal_env.client,
-            slurm_cluster.env,
-            workdir,
-            SlurmControl(SlurmRunner(env=settings.slurm_env())),
-        )
+        control = SlurmControl(SlurmRunner(env=settings.slurm_env()))
+        ajr = AjrUnderTest(settings, temporal_env.client, slurm_cluster.env, workdir, control)
         job_id = ajr.submit(seed_script(), name="killed")
         held = await ajr.wait_for_job(job_id, lambda j: j.held, 60, "held by requeuehold")
         assert held.restart_count == 1
@@ -262,14 +255,10 @@ def job_info_rpcs(env: dict[str, str]) -> int:
 
 
 async def test_slurmctld_load_does_not_grow_with_managed_jobs(
-    temporal_env, slurm_cluster, workdir, sqlite_url
+    start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:
     window = 8.0
-    async with ajr_running(
-        temporal_env,
-        slurm_cluster.conf,
-        slurm_cluster.env,
-        workdir,
+    async with start_ajr(
         sqlite_url,
         slurm_poll_interval=1.0,
     ) as ajr:
@@ -294,3 +283,48 @@ async def test_slurmctld_load_does_not_grow_with_managed_jobs(
         # one cluster-wide squeue per poll interval, however many jobs are managed
         assert eight <= window / 1.0 + 3, (one, eight)
         assert eight <= one + 2, (one, eight)
+
+
+async def test_partition_enrolment_terminal_exit_and_fit(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+) -> None:
+    async with start_ajr(
+        sqlite_url,
+        managed_partitions=["gpu"],
+    ) as ajr:
+        # no comment at all: managed because its partition is
+        plain = ajr.submit(
+            seed_script(comment="just a note", crash_line="", after="exit 0"), name="plain"
+        )
+        terminal = ajr.submit(seed_script(crash_line="", after="exit 93"), name="terminal")
+        # a 4-node job whose crash names node2: excluding it would leave 3 nodes for 4
+        naming = 'echo \\"Rank3: CUDA error: an illegal memory access was encountered on node2\\"'
+        wide = ajr.submit(seed_script(crash_line=naming, after="sleep 60"), "-N", "4", name="wide")
+
+        assert (await ajr.outcome(plain, timeout=60)).outcome is Outcome.COMPLETED
+        memo = await (await ajr.handle(plain).describe()).memo_value("enrolled_by")
+        assert memo == "partition"
+        stopped = await ajr.outcome(terminal, timeout=60)
+        assert stopped.outcome is Outcome.TERMINAL_EXIT and "93" in stopped.reason
+        assert (await ajr.job(terminal)).restart_count == 0
+
+        refused = await ajr.outcome(wide, timeout=60)
+        assert refused.outcome is Outcome.WOULD_NOT_FIT
+        assert "leaves 3 usable node(s)" in refused.reason
+        job = await ajr.job(wide)
+        assert job.restart_count == 0 and not job.state.is_active  # cancelled, not requeued
+
+
+async def test_observe_only_changes_nothing_in_slurm(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+) -> None:
+    async with start_ajr(sqlite_url, observe_only=True) as ajr:
+        job_id = ajr.submit(seed_script(after="sleep 3 && exit 1"), "--no-requeue", name="observed")
+        outcome = await ajr.outcome(job_id, timeout=60)
+        assert outcome.outcome is Outcome.OBSERVED_ONLY
+        job = await ajr.job(job_id)
+        assert job.restart_count == 0 and job.state is JobState.FAILED
+        assert not job.requeue  # not even made requeueable
+        (record,) = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert record.observed == "EXITED" and not record.acted
+        assert any("observe-only: not acting" in reason for reason in record.reasons)

@@ -156,6 +156,8 @@ def failed(attempt, checkpoints=0):
         # moved on outside ajr, or gone
         (obs(Observed.REQUEUED, state="PENDING"), [], 5, Action.WATCH, Outcome.RUNNING, []),
         (obs(Observed.VANISHED, state="UNKNOWN"), [], 5, Action.STOP, Outcome.VANISHED, []),
+        # no log to read: a warning, never a kill
+        (obs(Observed.LOG_MISSING, state="RUNNING"), [], 5, Action.WATCH, Outcome.RUNNING, []),
     ],
 )
 def test_decide(observation, history, max_requeues, action, outcome, exclude):

@@ -12,9 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 import pytest
-import pytest_asyncio
 from temporalio import activity
-from temporalio.api.operatorservice.v1 import AddSearchAttributesRequest
 from temporalio.client import WorkflowFailureError, WorkflowHandle, WorkflowUpdateFailedError
 from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
@@ -37,22 +35,9 @@ from models.recovery import (
     RequeueResult,
     WatchRequest,
 )
-from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.unit
-
-
-@pytest_asyncio.fixture(scope="session")
-async def ts_env(time_skipping_env: WorkflowEnvironment) -> WorkflowEnvironment:
-    """The time-skipping server with ajr's search attributes, which the workflow upserts."""
-    await time_skipping_env.client.operator_service.add_search_attributes(
-        AddSearchAttributesRequest(
-            namespace=time_skipping_env.client.namespace,
-            search_attributes={k.name: int(k.indexed_value_type) for k in ALL_SEARCH_ATTRIBUTES},
-        )
-    )
-    return time_skipping_env
 
 
 Script = Callable[[WatchRequest], Observation | None]
@@ -175,9 +160,9 @@ async def run_to_end(
         return await handle.result()
 
 
-async def test_seed_verification_sequence(ts_env: WorkflowEnvironment) -> None:
+async def test_seed_verification_sequence(time_skipping_env: WorkflowEnvironment) -> None:
     stubs = Stubs(by_attempt(crash(0), crash(1)))
-    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=1))
+    outcome = await run_to_end(time_skipping_env, stubs, job(max_requeue_times=1))
     assert outcome.outcome is Outcome.MAX_REQUEUES
     assert [r.attempt for r in stubs.requeues] == [0]
     assert [c.attempt for c in stubs.cancels] == [1]
@@ -188,24 +173,28 @@ async def test_seed_verification_sequence(ts_env: WorkflowEnvironment) -> None:
 
 
 async def test_crashloop_stops_after_threshold_without_checkpoints(
-    ts_env: WorkflowEnvironment,
+    time_skipping_env: WorkflowEnvironment,
 ) -> None:
     stubs = Stubs(lambda r: exited(r.attempt))
-    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=10))
+    outcome = await run_to_end(time_skipping_env, stubs, job(max_requeue_times=10))
     assert outcome.outcome is Outcome.CRASHLOOP
     assert len(stubs.watches) == 3 and len(stubs.requeues) == 2
 
 
-async def test_checkpointing_job_continues_to_its_maximum(ts_env: WorkflowEnvironment) -> None:
+async def test_checkpointing_job_continues_to_its_maximum(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
     stubs = Stubs(lambda r: exited(r.attempt, checkpoints=1))
-    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=5))
+    outcome = await run_to_end(time_skipping_env, stubs, job(max_requeue_times=5))
     assert outcome.outcome is Outcome.MAX_REQUEUES
     assert len(stubs.requeues) == 5 and len(stubs.watches) == 6
 
 
-async def test_system_maximum_caps_the_job_limit(ts_env: WorkflowEnvironment) -> None:
+async def test_system_maximum_caps_the_job_limit(time_skipping_env: WorkflowEnvironment) -> None:
     stubs = Stubs(lambda r: exited(r.attempt, checkpoints=1))
-    outcome = await run_to_end(ts_env, stubs, job(max_requeue_times=50, system_max_requeues=2))
+    outcome = await run_to_end(
+        time_skipping_env, stubs, job(max_requeue_times=50, system_max_requeues=2)
+    )
     assert outcome.outcome is Outcome.MAX_REQUEUES and len(stubs.requeues) == 2
 
 
@@ -239,7 +228,7 @@ async def test_culprit_and_operator_exclusions_reach_the_requeue(
     assert stubs.requeues[0].exclude_nodes == ["node2", "node4"]
 
 
-async def test_observe_only_records_but_never_acts(ts_env: WorkflowEnvironment) -> None:
+async def test_observe_only_records_but_never_acts(time_skipping_env: WorkflowEnvironment) -> None:
     seen: list[list[str]] = []
 
     def script(request: WatchRequest) -> Observation:
@@ -247,16 +236,16 @@ async def test_observe_only_records_but_never_acts(ts_env: WorkflowEnvironment) 
         return crash(0) if not request.ignore else exited(0)
 
     stubs = Stubs(script)
-    outcome = await run_to_end(ts_env, stubs, job(observe_only=True))
+    outcome = await run_to_end(time_skipping_env, stubs, job(observe_only=True))
     assert outcome.outcome is Outcome.OBSERVED_ONLY
     assert stubs.requeues == [] and stubs.cancels == []
     assert seen == [[], ["CRASH"]]  # keeps watching the same attempt, not re-reporting the crash
     assert all(not e.acted for e in stubs.records)
 
 
-async def test_stop_leaves_the_job_alone(ts_env: WorkflowEnvironment) -> None:
+async def test_stop_leaves_the_job_alone(time_skipping_env: WorkflowEnvironment) -> None:
     stubs = Stubs(by_attempt(None))
-    worker, handle = await start(ts_env, stubs, job())
+    worker, handle = await start(time_skipping_env, stubs, job())
     async with worker:
         await handle.signal(JobRecoveryWorkflow.stop, "maintenance")
         outcome = await handle.result()
@@ -264,12 +253,14 @@ async def test_stop_leaves_the_job_alone(ts_env: WorkflowEnvironment) -> None:
     assert stubs.requeues == [] and stubs.cancels == []
 
 
-async def test_paused_failure_waits_days_for_resume_then_acts(ts_env: WorkflowEnvironment) -> None:
+async def test_paused_failure_waits_days_for_resume_then_acts(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
     stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)))
     gate = asyncio.Event()
     original = stubs.script
     stubs.script = lambda r: original(r) if gate.is_set() or r.attempt > 0 else None
-    worker, handle = await start(ts_env, stubs, job())
+    worker, handle = await start(time_skipping_env, stubs, job())
     async with worker:
         await handle.signal(JobRecoveryWorkflow.pause)
         gate.set()
@@ -277,7 +268,7 @@ async def test_paused_failure_waits_days_for_resume_then_acts(ts_env: WorkflowEn
             if (await handle.query(JobRecoveryWorkflow.status)).phase.startswith("paused"):
                 break
             await asyncio.sleep(0.05)
-        await ts_env.sleep(timedelta(days=3))
+        await time_skipping_env.sleep(timedelta(days=3))
         assert stubs.requeues == []
         await handle.signal(JobRecoveryWorkflow.resume)
         outcome = await handle.result()
@@ -285,10 +276,12 @@ async def test_paused_failure_waits_days_for_resume_then_acts(ts_env: WorkflowEn
     assert [r.attempt for r in stubs.requeues] == [0]
 
 
-async def test_requeue_watchdog_retries_and_raises_a_warning(ts_env: WorkflowEnvironment) -> None:
+async def test_requeue_watchdog_retries_and_raises_a_warning(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
     # 5 tries per round (ACTION_RETRY): 7 failures means a second round after a watchdog warning.
     stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)), requeue_failures=7)
-    worker, handle = await start(ts_env, stubs, job())
+    worker, handle = await start(time_skipping_env, stubs, job())
     async with worker:
         outcome = await handle.result()
         status = await handle.query(JobRecoveryWorkflow.status)
@@ -298,29 +291,51 @@ async def test_requeue_watchdog_retries_and_raises_a_warning(ts_env: WorkflowEnv
 
 
 async def test_requeue_refused_fails_the_workflow_with_its_type(
-    ts_env: WorkflowEnvironment,
+    time_skipping_env: WorkflowEnvironment,
 ) -> None:
     stubs = Stubs(by_attempt(exited(0)), refuse="RequeueRefused")
     with pytest.raises(WorkflowFailureError) as failure:
-        await run_to_end(ts_env, stubs, job())
+        await run_to_end(time_skipping_env, stubs, job())
     assert isinstance(failure.value.cause, ApplicationError)
     assert failure.value.cause.type == "RequeueRefused"
 
 
-async def test_invalid_directive_is_recorded_not_managed(ts_env: WorkflowEnvironment) -> None:
+async def test_invalid_directive_is_recorded_not_managed(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
     payload = job()
     payload.not_managed_reason = (
         "invalid APS comment: max_requeue_times must be a non-negative integer"
     )
     stubs = Stubs(by_attempt())
-    outcome = await run_to_end(ts_env, stubs, payload)
+    outcome = await run_to_end(time_skipping_env, stubs, payload)
     assert outcome.outcome is Outcome.NOT_MANAGED and "non-negative" in outcome.reason
     assert stubs.watches == []
 
 
-async def test_requeued_outside_ajr_watches_the_next_attempt(ts_env: WorkflowEnvironment) -> None:
+async def test_requeued_outside_ajr_watches_the_next_attempt(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
     moved = Observation(kind=Observed.REQUEUED, attempt=0, state="PENDING", restart_count=1)
     stubs = Stubs(by_attempt(moved, exited(1, state="COMPLETED", code=0)))
-    outcome = await run_to_end(ts_env, stubs, job())
+    outcome = await run_to_end(time_skipping_env, stubs, job())
     assert outcome.outcome is Outcome.COMPLETED
     assert [w.attempt for w in stubs.watches] == [0, 1] and stubs.requeues == []
+
+
+async def test_missing_log_warns_and_keeps_watching(time_skipping_env: WorkflowEnvironment) -> None:
+    def script(request: WatchRequest) -> Observation:
+        if "LOG_MISSING" not in request.ignore:
+            return Observation(
+                kind=Observed.LOG_MISSING, attempt=0, state="RUNNING", detail="no log"
+            )
+        return exited(0, state="COMPLETED", code=0)
+
+    stubs = Stubs(script)
+    worker, handle = await start(time_skipping_env, stubs, job())
+    async with worker:
+        outcome = await handle.result()
+        status = await handle.query(JobRecoveryWorkflow.status)
+    assert outcome.outcome is Outcome.COMPLETED
+    assert stubs.requeues == [] and stubs.cancels == []
+    assert "no log" in status.warnings

@@ -171,6 +171,9 @@ class _AttemptWatcher:
                     return observation
             if job.state.is_ended:
                 return await self._ended(job)
+            waited = self._straggler_wait_over(job)
+            if waited is not None:
+                return waited
             self._beat()
             await asyncio.sleep(self.owner._poll_interval)
 
@@ -185,6 +188,21 @@ class _AttemptWatcher:
             observation.culprit_nodes = sorted(set(observation.culprit_nodes) | set(failed))
         observation.cursor.checkpoints = self._checkpoints()
         return observation
+
+    def _straggler_wait_over(self, job: SlurmJob) -> Observation | None:
+        """While a straggler waits for its requeue: the next checkpoint save, or the deadline."""
+        request = self.request
+        if request.return_after_checkpoints < 0:
+            return None
+        checkpoints = self._checkpoints()
+        if checkpoints > request.return_after_checkpoints:
+            detail = f"checkpoint save {checkpoints} completed: requeue now, no work lost"
+        elif time.time() >= request.return_by:
+            detail = "no checkpoint save before the deadline: requeue anyway"
+        else:
+            return None
+        self.log.cursor.checkpoints = checkpoints
+        return self._observation(Observed.STRAGGLER, job, detail)
 
     def _checkpoints(self) -> int:
         return self.checkpoint_base + (self.analyzer.checkpoints if self.analyzer else 0)

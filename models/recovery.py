@@ -15,6 +15,7 @@ class Observed(StrEnum):
     CRASH = "CRASH"  # a crash signature in the log while the attempt still runs
     HANG = "HANG"  # no new log line for hang_timeout
     STARTUP_TIMEOUT = "STARTUP_TIMEOUT"  # the attempt's log exists but stays empty too long
+    STRAGGLER = "STRAGGLER"  # slow, not dead: requeue after the next checkpoint save
     LOG_MISSING = "LOG_MISSING"  # no log found within startup_timeout: warn, never kill for it
     EXITED = "EXITED"  # the attempt ended; see state and exit status
     REQUEUED = "REQUEUED"  # the restart count moved on without ajr (Slurm or a person)
@@ -22,7 +23,9 @@ class Observed(StrEnum):
 
 
 # Anomalies found while the attempt still runs: acting on them kills the attempt.
-LIVE_ANOMALIES = frozenset({Observed.CRASH, Observed.HANG, Observed.STARTUP_TIMEOUT})
+LIVE_ANOMALIES = frozenset(
+    {Observed.CRASH, Observed.HANG, Observed.STARTUP_TIMEOUT, Observed.STRAGGLER}
+)
 
 
 class Action(StrEnum):
@@ -54,6 +57,7 @@ class RecoveryConfig:
     """The system settings a workflow runs with, copied in at enrolment (workflows read no env)."""
 
     system_max_requeues: int = 30
+    straggler_checkpoint_wait_s: float = 1800.0
     crashloop_threshold: int = 3
     hang_timeout_s: float = 120.0
     startup_timeout_s: float = 1800.0
@@ -86,6 +90,10 @@ class WatchRequest:
     ignore: list[str] = field(default_factory=list)  # Observed kinds already reported
     cursor: LogCursor = field(default_factory=LogCursor)
     earlier_logs: list[str] = field(default_factory=list)  # logs of earlier attempts: not this one
+    # Waiting to requeue a straggler: return once the checkpoint count passes this (-1: off) ...
+    return_after_checkpoints: int = -1
+    # ... or at this epoch time, whichever comes first.
+    return_by: float = 0.0
 
 
 @dataclass

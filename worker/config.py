@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Literal
 
 from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
@@ -61,12 +61,16 @@ class Settings(BaseSettings):
     observe_only_partitions: StrList = []
     log_dirs: StrList = []
 
+    # Which analyzer reads logs: "basic" (signature set) or "engine" (log intelligence).
+    log_analyzer: Literal["basic", "engine"] = "basic"
+
     # Recovery limits and watchdogs
     max_requeues: int = Field(default=30, ge=0)
     crashloop_threshold: int = Field(default=3, ge=1)
     hang_timeout: float = Field(default=120.0, gt=0)
     startup_timeout: float = Field(default=1800.0, gt=0)
     release_timeout: float = Field(default=60.0, gt=0)
+    straggler_checkpoint_wait: float = Field(default=1800.0, gt=0)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)

@@ -15,6 +15,7 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
+from activities.logs.engine import LogEngine
 from activities.logs.signatures import SignatureAnalyzer
 from activities.records import RecordActivities
 from activities.slurm.control import SlurmControl
@@ -37,6 +38,7 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         hang_timeout_s=settings.hang_timeout,
         startup_timeout_s=settings.startup_timeout,
         release_timeout_s=settings.release_timeout,
+        straggler_checkpoint_wait_s=settings.straggler_checkpoint_wait,
         terminal_exit_codes=list(settings.terminal_exit_codes),
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         checkpoint_patterns=settings.all_checkpoint_patterns,
@@ -67,11 +69,14 @@ class Runtime:
     discoverer: Discoverer
 
 
+ANALYZERS: dict[str, AnalyzerFactory] = {"basic": SignatureAnalyzer, "engine": LogEngine}
+
+
 def build(
     settings: Settings,
     client: Client,
     *,
-    analyzer_factory: AnalyzerFactory = SignatureAnalyzer,
+    analyzer_factory: AnalyzerFactory | None = None,
     discover: bool = True,
 ) -> Runtime:
     runner = SlurmRunner(
@@ -81,6 +86,7 @@ def build(
     )
     poller = ClusterPoller(runner, settings.slurm_poll_interval)
     control = SlurmControl(runner)
+    analyzer_factory = analyzer_factory or ANALYZERS[settings.log_analyzer]
     watch = WatchActivities(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )

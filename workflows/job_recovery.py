@@ -78,12 +78,23 @@ class JobRecoveryWorkflow:
 
         ignore: list[str] = []
         cursor = LogCursor()
+        straggler: Observation | None = None  # a straggler waiting for its checkpoint
         while True:
-            observation = await self._watch(ignore, cursor)
+            observation = await self._watch(ignore, cursor, straggler)
             if observation is None:
                 return self._finish(Outcome.STOPPED_BY_OPERATOR, self.stop_reason)
-            decision = self._decide(observation)
             acting = not (self.state.paused or self.job.config.observe_only)
+            if observation.kind is Observed.STRAGGLER:
+                if straggler is None and acting:
+                    # Slow is not dead: requeue once the next checkpoint is saved.
+                    straggler, cursor = observation, observation.cursor
+                    ignore.append(observation.kind.value)
+                    await self._record(observation, self._straggler_wait(observation), acted=False)
+                    continue
+                if straggler is not None:
+                    observation.culprit_nodes = straggler.culprit_nodes
+                    observation.evidence = [*straggler.evidence, observation.detail]
+            decision = self._decide(observation)
             await self._record(
                 observation,
                 decision,
@@ -160,7 +171,20 @@ class JobRecoveryWorkflow:
                 self._note(result.detail)
         self.state.prepared = True
 
-    async def _watch(self, ignore: list[str], cursor: LogCursor) -> Observation | None:
+    def _straggler_wait(self, observation: Observation) -> Decision:
+        wait = self.job.config.straggler_checkpoint_wait_s
+        where = ",".join(observation.culprit_nodes) or "unknown nodes"
+        return Decision(
+            Action.WATCH,
+            reasons=[
+                f"attempt {observation.attempt}: STRAGGLER on {where} ({observation.detail})",
+                f"requeue after the next checkpoint save, or within {wait:.0f}s",
+            ],
+        )
+
+    async def _watch(
+        self, ignore: list[str], cursor: LogCursor, straggler: Observation | None = None
+    ) -> Observation | None:
         self.phase = f"watching attempt {self.state.attempt}"
         self._show()
         handle = workflow.start_activity_method(
@@ -173,6 +197,12 @@ class JobRecoveryWorkflow:
                 ignore=list(ignore),
                 cursor=cursor,
                 earlier_logs=sorted({r.log_path for r in self.state.attempts if r.log_path}),
+                return_after_checkpoints=straggler.cursor.checkpoints if straggler else -1,
+                return_by=(
+                    workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
+                    if straggler
+                    else 0.0
+                ),
             ),
             start_to_close_timeout=options.WATCH_START_TO_CLOSE,
             heartbeat_timeout=options.WATCH_HEARTBEAT,

@@ -328,3 +328,19 @@ async def test_observe_only_changes_nothing_in_slurm(
         (record,) = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
         assert record.observed == "EXITED" and not record.acted
         assert any("observe-only: not acting" in reason for reason in record.reasons)
+
+
+async def test_log_engine_behind_the_same_interface(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+) -> None:
+    """AJR_LOG_ANALYZER=engine: the log-intelligence engine drives the same real recovery."""
+    async with start_ajr(sqlite_url, log_analyzer="engine") as ajr:
+        job_id = ajr.submit(seed_script(), name="engine")
+        outcome = await ajr.outcome(job_id, timeout=60)
+        assert outcome.outcome is Outcome.MAX_REQUEUES
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.observed, r.action) for r in records] == [
+            ("CRASH", "requeue"),
+            ("CRASH", "cancel"),
+        ]
+        assert "segmentation fault" in records[0].evidence[0]

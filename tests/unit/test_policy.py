@@ -156,6 +156,15 @@ def failed(attempt, checkpoints=0):
         # moved on outside ajr, or gone
         (obs(Observed.REQUEUED, state="PENDING"), [], 5, Action.WATCH, Outcome.RUNNING, []),
         (obs(Observed.VANISHED, state="UNKNOWN"), [], 5, Action.STOP, Outcome.VANISHED, []),
+        # a straggler (after its checkpoint wait): requeue excluding the slow node
+        (
+            obs(Observed.STRAGGLER, state="RUNNING", checkpoints=4, culprits=("node3",)),
+            [],
+            5,
+            Action.REQUEUE,
+            Outcome.RUNNING,
+            ["node3"],
+        ),
         # no log to read: a warning, never a kill
         (obs(Observed.LOG_MISSING, state="RUNNING"), [], 5, Action.WATCH, Outcome.RUNNING, []),
     ],

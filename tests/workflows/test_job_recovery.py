@@ -339,3 +339,40 @@ async def test_missing_log_warns_and_keeps_watching(time_skipping_env: WorkflowE
     assert outcome.outcome is Outcome.COMPLETED
     assert stubs.requeues == [] and stubs.cancels == []
     assert "no log" in status.warnings
+
+
+async def test_straggler_is_requeued_after_its_next_checkpoint(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    slow = Observation(
+        kind=Observed.STRAGGLER,
+        attempt=0,
+        state="RUNNING",
+        culprit_nodes=["node3"],
+        evidence=["STRAGGLER DETECTION WARNING: ranks [5]"],
+        cursor=LogCursor(checkpoints=3),
+    )
+
+    def script(request: WatchRequest) -> Observation:
+        if request.attempt == 1:
+            return exited(1, state="COMPLETED", code=0)
+        if request.return_after_checkpoints < 0:
+            return slow
+        saved = Observation(
+            kind=Observed.STRAGGLER,
+            attempt=0,
+            state="RUNNING",
+            detail="checkpoint save 4 completed",
+            cursor=LogCursor(checkpoints=4),
+        )
+        return saved
+
+    stubs = Stubs(script)
+    outcome = await run_to_end(time_skipping_env, stubs, job(straggler_checkpoint_wait_s=600.0))
+    assert outcome.outcome is Outcome.COMPLETED
+    waiting = stubs.watches[1]
+    assert waiting.return_after_checkpoints == 3 and waiting.ignore == ["STRAGGLER"]
+    assert waiting.return_by > 0
+    (requeue,) = stubs.requeues
+    assert requeue.attempt == 0 and requeue.exclude_nodes == ["node3"]
+    assert [e.action for e in stubs.records] == ["watch", "requeue", "complete"]

@@ -13,7 +13,8 @@ from temporalio import activity
 
 from models.db import create_tables
 from models.recovery import DecisionEvent
-from models.tables import DecisionRecord
+from models.suspects import Suspect, SuspectQuery, suspects
+from models.tables import DecisionRecord, NodeIncident
 
 
 def _utc(epoch: float) -> datetime:
@@ -61,6 +62,18 @@ class RecordActivities:
                     decided_at=_utc(event.decided_at),
                 )
             )
+            for node in event.culprit_nodes:
+                session.add(
+                    NodeIncident(
+                        incident_id=f"{event.event_id}/{node}",
+                        cluster=event.cluster,
+                        node=node,
+                        job_id=event.job_id,
+                        attempt=event.attempt,
+                        observed=event.observed,
+                        at=_utc(event.decided_at),
+                    )
+                )
             try:
                 session.commit()
             except IntegrityError:  # a concurrent retry won the race: written once all the same
@@ -72,3 +85,18 @@ class RecordActivities:
     def record_decision(self, event: DecisionEvent) -> bool:
         """True when this call wrote the record; False when it was already there."""
         return self._write(event)
+
+    @activity.defn(name="find_suspects")
+    def find_suspects(self, query: SuspectQuery) -> list[Suspect]:
+        """Nodes of a failed attempt that other jobs' failures also implicated recently."""
+        self._ensure_tables()
+        since = _utc(query.now - query.window_s)
+        with Session(self._engine) as session:
+            rows = session.exec(
+                select(NodeIncident.node, NodeIncident.job_id).where(
+                    NodeIncident.cluster == query.cluster,
+                    NodeIncident.at >= since,
+                    NodeIncident.node.in_(query.nodes),  # type: ignore[attr-defined]
+                )
+            ).all()
+        return suspects(query, [(node, job_id) for node, job_id in rows])

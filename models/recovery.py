@@ -57,6 +57,8 @@ class RecoveryConfig:
     """The system settings a workflow runs with, copied in at enrolment (workflows read no env)."""
 
     system_max_requeues: int = 30
+    suspect_window_s: float = 86400.0
+    suspect_min_jobs: int = 2
     straggler_checkpoint_wait_s: float = 1800.0
     crashloop_threshold: int = 3
     hang_timeout_s: float = 120.0
@@ -232,6 +234,7 @@ class DecisionEvent:
     evidence: list[str] = field(default_factory=list)
     excluded_nodes: list[str] = field(default_factory=list)
     decided_at: float = 0.0
+    culprit_nodes: list[str] = field(default_factory=list)  # remembered across jobs
 
 
 @dataclass

@@ -55,3 +55,19 @@ class DecisionRecord(SQLModel, table=True):
             return []
         decoded = json.loads(self.reasons)
         return [str(item) for item in decoded] if isinstance(decoded, list) else [str(decoded)]
+
+
+class NodeIncident(SQLModel, table=True):
+    """A node named as a culprit of one job's failed attempt: ajr's memory across jobs."""
+
+    __tablename__ = "node_incidents"
+
+    id: int | None = Field(default=None, primary_key=True)
+    # The decision's event id + node: a retried record_decision writes each incident once.
+    incident_id: str = Field(max_length=300, unique=True)
+    cluster: str = Field(max_length=64, index=True)
+    node: str = Field(max_length=64, index=True)
+    job_id: int
+    attempt: int
+    observed: str = Field(max_length=32)
+    at: datetime = Field(sa_column=_datetime_column())  # UTC, naive

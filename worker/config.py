@@ -71,6 +71,9 @@ class Settings(BaseSettings):
     startup_timeout: float = Field(default=1800.0, gt=0)
     release_timeout: float = Field(default=60.0, gt=0)
     straggler_checkpoint_wait: float = Field(default=1800.0, gt=0)
+    # A node named in failures of this many different jobs within the window is suspect.
+    suspect_window: float = Field(default=86400.0, gt=0)
+    suspect_min_jobs: int = Field(default=2, ge=2)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)

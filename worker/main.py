@@ -39,6 +39,8 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         startup_timeout_s=settings.startup_timeout,
         release_timeout_s=settings.release_timeout,
         straggler_checkpoint_wait_s=settings.straggler_checkpoint_wait,
+        suspect_window_s=settings.suspect_window,
+        suspect_min_jobs=settings.suspect_min_jobs,
         terminal_exit_codes=list(settings.terminal_exit_codes),
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         checkpoint_patterns=settings.all_checkpoint_patterns,
@@ -102,6 +104,7 @@ def build(
             actions.requeue_job,
             actions.cancel_job,
             records.record_decision,
+            records.find_suspects,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(

@@ -41,6 +41,7 @@ with workflow.unsafe.imports_passed_through():
         WatchRequest,
     )
     from models.slurm import is_valid_node_name
+    from models.suspects import Suspect, SuspectQuery
     from workflows import options
     from workflows.policy import counts_as_failure, decide, effective_max_requeues
 
@@ -94,7 +95,7 @@ class JobRecoveryWorkflow:
                 if straggler is not None:
                     observation.culprit_nodes = straggler.culprit_nodes
                     observation.evidence = [*straggler.evidence, observation.detail]
-            decision = self._decide(observation)
+            decision = self._decide(observation, await self._suspects(observation))
             await self._record(
                 observation,
                 decision,
@@ -217,14 +218,43 @@ class JobRecoveryWorkflow:
             return None
         return await handle
 
-    def _decide(self, observation: Observation) -> Decision:
+    def _decide(self, observation: Observation, suspects: list[Suspect]) -> Decision:
         return decide(
             observation,
             config=self.job.config,
             max_requeues=self._max_requeues(),
             history=self.state.attempts,
             operator_exclusions=self.state.operator_excluded,
+            suspects=suspects,
         )
+
+    async def _suspects(self, observation: Observation) -> list[Suspect]:
+        """Nodes of this failed attempt that other jobs' failures implicated too."""
+        failed = observation.kind in LIVE_ANOMALIES or (
+            observation.kind is Observed.EXITED
+            and observation.state not in ("COMPLETED", "CANCELLED")
+        )
+        if not failed or not observation.nodes:
+            return []
+        config = self.job.config
+        try:
+            return await workflow.execute_activity_method(
+                RecordActivities.find_suspects,
+                SuspectQuery(
+                    cluster=self.job.cluster,
+                    job_id=self.job.job_id,
+                    nodes=observation.nodes,
+                    culprits=observation.culprit_nodes,
+                    window_s=config.suspect_window_s,
+                    min_jobs=config.suspect_min_jobs,
+                    now=workflow.now().timestamp(),
+                ),
+                start_to_close_timeout=options.RECORD_START_TO_CLOSE,
+                retry_policy=options.RECORD_RETRY,
+            )
+        except ActivityError as error:
+            self._note(f"suspect nodes unknown (database): {error.cause or error}")
+            return []
 
     async def _record(self, observation: Observation, decision: Decision, *, acted: bool) -> None:
         """Record the decision, its reasons and evidence, before acting on it."""
@@ -287,6 +317,7 @@ class JobRecoveryWorkflow:
             evidence=observation.evidence,
             excluded_nodes=decision.exclude_nodes,
             decided_at=now,
+            culprit_nodes=observation.culprit_nodes,
         )
         try:
             await workflow.execute_activity_method(

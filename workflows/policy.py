@@ -15,6 +15,7 @@ from models.recovery import (
     RecoveryConfig,
 )
 from models.slurm import JobState
+from models.suspects import Suspect
 
 
 def effective_max_requeues(
@@ -82,6 +83,7 @@ def decide(
     max_requeues: int,
     history: Sequence[AttemptRecord],
     operator_exclusions: Sequence[str] = (),
+    suspects: Sequence[Suspect] = (),
 ) -> Decision:
     """The decision for one observation. `history` holds the earlier attempts, oldest first."""
     what = describe(observation)
@@ -142,7 +144,10 @@ def decide(
                     f"(threshold {config.crashloop_threshold})",
                 ],
             )
-    exclude = _exclusions(observation, config, operator_exclusions)
+    exclude = _exclusions(observation, config, [*operator_exclusions, *(s.node for s in suspects)])
+    for suspect in suspects:
+        jobs = ", ".join(map(str, suspect.jobs))
+        reasons.append(f"{suspect.node} is suspect: implicated in failures of jobs {jobs}")
     if continuation:
         reasons.append(
             f"time limit after {observation.cursor.checkpoints} checkpoint save(s): continue"

@@ -344,3 +344,31 @@ async def test_log_engine_behind_the_same_interface(
             ("CRASH", "cancel"),
         ]
         assert "segmentation fault" in records[0].evidence[0]
+
+
+async def test_node_implicated_by_two_jobs_is_excluded_for_a_third(
+    start_ajr, slurm_cluster, workdir, mysql_url
+) -> None:
+    """Memory across jobs: two jobs' Xid lines name node2; a third job failing there loses it."""
+    xid = 'echo \\"NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus on node2\\"'
+    async with start_ajr(mysql_url) as ajr:
+        named = [
+            ajr.submit(
+                seed_script(comment='{"APS": {"max_requeue_times": 0}}', crash_line=xid),
+                "-w",
+                "node2",
+                name=f"xid{n}",
+            )
+            for n in range(2)
+        ]
+        for job_id in named:
+            assert (await ajr.outcome(job_id, timeout=60)).outcome is Outcome.MAX_REQUEUES
+        plain = ajr.submit(seed_script(), "-N", "2", name="third")
+        first = await ajr.wait_for_job(plain, lambda j: j.state is JobState.RUNNING, 30, "running")
+        assert "node2" in first.nodes
+        second = await ajr.wait_for_job(
+            plain, lambda j: j.restart_count == 1 and j.state is JobState.RUNNING, 60, "requeued"
+        )
+        assert "node2" in second.excluded_nodes and "node2" not in second.nodes
+        (record, *_) = await ajr.handle(plain).query(JobRecoveryWorkflow.attempts)
+        assert any("node2 is suspect" in reason for reason in record.reasons)

@@ -35,6 +35,7 @@ from models.recovery import (
     RequeueResult,
     WatchRequest,
 )
+from models.suspects import Suspect, SuspectQuery
 from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.unit
@@ -79,6 +80,8 @@ class Stubs:
     requeues: list[RequeueRequest] = field(default_factory=list)
     cancels: list[CancelRequest] = field(default_factory=list)
     records: list[DecisionEvent] = field(default_factory=list)
+    suspects: list[Suspect] = field(default_factory=list)
+    suspect_queries: list[SuspectQuery] = field(default_factory=list)
 
     def activities(self) -> list[Callable[..., object]]:
         stubs = self
@@ -119,7 +122,12 @@ class Stubs:
             stubs.records.append(event)
             return True
 
-        return [watch_attempt, prepare_job, requeue_job, cancel_job, record_decision]
+        @activity.defn(name="find_suspects")
+        async def find_suspects(query: SuspectQuery) -> list[Suspect]:
+            stubs.suspect_queries.append(query)
+            return [s for s in stubs.suspects if s.node in query.nodes]
+
+        return [watch_attempt, prepare_job, requeue_job, cancel_job, record_decision, find_suspects]
 
 
 def by_attempt(*observations: Observation | None) -> Script:
@@ -376,3 +384,16 @@ async def test_straggler_is_requeued_after_its_next_checkpoint(
     (requeue,) = stubs.requeues
     assert requeue.attempt == 0 and requeue.exclude_nodes == ["node3"]
     assert [e.action for e in stubs.records] == ["watch", "requeue", "complete"]
+
+
+async def test_suspect_nodes_from_other_jobs_are_excluded(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    stubs = Stubs(by_attempt(crash(0), exited(1, state="COMPLETED", code=0)))
+    stubs.suspects = [Suspect("node1", [7, 9])]
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.COMPLETED
+    assert stubs.requeues[0].exclude_nodes == ["node1"]
+    assert stubs.suspect_queries[0].nodes == ["node1", "node2"]
+    assert any("node1 is suspect" in r for r in stubs.records[0].reasons)
+    assert stubs.records[1].culprit_nodes == []  # the success names no culprit

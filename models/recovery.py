@@ -156,6 +156,9 @@ class RecoveryState:
     paused: bool = False
     warnings: list[str] = field(default_factory=list)
     prepared: bool = False  # enrolment actions (Requeue=1) done
+    # Mid-attempt continue-as-new: where the watch stood, and what it already reported.
+    resume_cursor: LogCursor | None = None
+    resume_ignore: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -77,10 +77,15 @@ class JobRecoveryWorkflow:
         if not self.state.prepared:
             await self._prepare()
 
-        ignore: list[str] = []
-        cursor = LogCursor()
+        ignore: list[str] = list(self.state.resume_ignore)
+        cursor = self.state.resume_cursor or LogCursor()
+        self.state.resume_cursor, self.state.resume_ignore = None, []
         straggler: Observation | None = None  # a straggler waiting for its checkpoint
         while True:
+            if workflow.info().is_continue_as_new_suggested() and straggler is None:
+                # Same attempt, fresh history: carry the watch's position so nothing is re-read.
+                self.state.resume_cursor, self.state.resume_ignore = cursor, ignore
+                return await self._next_run()
             observation = await self._watch(ignore, cursor, straggler)
             if observation is None:
                 return self._finish(Outcome.STOPPED_BY_OPERATOR, self.stop_reason)

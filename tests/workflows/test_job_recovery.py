@@ -397,3 +397,41 @@ async def test_suspect_nodes_from_other_jobs_are_excluded(
     assert stubs.suspect_queries[0].nodes == ["node1", "node2"]
     assert any("node1 is suspect" in r for r in stubs.records[0].reasons)
     assert stubs.records[1].culprit_nodes == []  # the success names no culprit
+
+
+async def test_continue_as_new_when_suggested_keeps_the_watch_position() -> None:
+    """A server that suggests continue-as-new early: the same attempt goes on in a fresh run."""
+    from models.search_attributes import ALL_SEARCH_ATTRIBUTES
+    from worker.devstack import find_executable
+
+    def script(request: WatchRequest) -> Observation:
+        if "LOG_MISSING" not in request.ignore:
+            return Observation(
+                kind=Observed.LOG_MISSING,
+                attempt=0,
+                state="RUNNING",
+                detail="no log yet",
+                cursor=LogCursor(path="/logs/a0.log", offset=4096, lines=12),
+            )
+        return exited(0, state="COMPLETED", code=0)
+
+    stubs = Stubs(script)
+    async with await WorkflowEnvironment.start_local(
+        dev_server_existing_path=find_executable("temporal"),
+        search_attributes=ALL_SEARCH_ATTRIBUTES,
+        dev_server_extra_args=[
+            "--dynamic-config-value",
+            "limit.historyCount.suggestContinueAsNew=8",
+        ],
+    ) as env:
+        worker, handle = await start(env, stubs, job())
+        async with worker:
+            outcome = await handle.result()
+            final_run = (await handle.describe()).run_id
+    assert outcome.outcome is Outcome.COMPLETED
+    assert handle.first_execution_run_id is not None
+    assert final_run != handle.first_execution_run_id  # a new run took over mid-attempt
+    assert [(w.attempt, w.ignore, w.cursor.offset) for w in stubs.watches] == [
+        (0, [], 0),
+        (0, ["LOG_MISSING"], 4096),  # resumed where the watch stood, not from the top
+    ]

@@ -213,8 +213,14 @@ class _AttemptWatcher:
             self.analyzer = self.owner._analyzer_factory(
                 AnalyzerContext(
                     job_nodes=job.nodes,
+                    job_tasks=job.tasks,
                     hang_timeout_s=config.hang_timeout_s,
                     checkpoint_patterns=tuple(config.checkpoint_patterns),
+                    extra={
+                        "setup_timeout_s": str(config.setup_hang_timeout_s),
+                        "checkpoint_timeout_s": str(config.checkpoint_hang_timeout_s),
+                        "crash_confirm_s": str(config.crash_confirm_s),
+                    },
                 )
             )
         return self.analyzer
@@ -257,31 +263,75 @@ class _AttemptWatcher:
             cursor.running_since = job.start_time or now
         await self._locate(job)
         analyzer = self._analyzer_for(job)
-        if self.log.scanner is not None:
-            try:
-                lines = await asyncio.to_thread(self.log.scanner.read_lines)
-                self.log.problem = ""
-            except (LogUnavailable, LogAccessDenied) as exc:
-                if str(exc) != self.log.problem:
-                    log.warning("job %s: log %s unreadable: %s", job.job_id, cursor.path, exc)
-                self.log.problem, lines = str(exc), []
-            if lines:
-                cursor.lines += len(lines)
-                cursor.offset = self.log.scanner.offset
-                cursor.last_line_at = now
-            for line in lines:
-                finding = analyzer.feed(line, now)
-                if finding is not None:
-                    if self.first_finding is None:
-                        self.first_finding = finding
-                    if finding.kind not in self.ignore and not job.state.is_ended:
-                        cursor.checkpoints = self._checkpoints()
-                        self._beat(force=True)
-                        return self._observation(finding.kind, job)
+        actionable: Finding | None = None
+        # Every line read is fed, even after a finding: later lines only add evidence, and a
+        # resumed watch (same offset) must not skip lines the analyzer never saw.
+        for finding in await self._read_and_feed(job, analyzer, now):
+            if self.first_finding is None:
+                self.first_finding = finding
+            if actionable is None and finding.kind not in self.ignore and not job.state.is_ended:
+                actionable = finding
         cursor.checkpoints = self._checkpoints()
+        if actionable is not None and await self._still_running(job):
+            self._beat(force=True)
+            return self._observation(actionable.kind, job)
         if job.state is not JobState.RUNNING:
             return None
         return self._silence(job, analyzer, now)
+
+    async def _still_running(self, job: SlurmJob) -> bool:
+        """Slurm's word, not the snapshot's, before acting on what a log line says.
+
+        A user's scancel also writes lines that look like failures (slurmstepd's "CANCELLED",
+        srun's "task 0: Terminated"); they arrive after slurmctld has ended the job. Acting on
+        them from a snapshot up to one poll old would requeue a job its owner cancelled, so a
+        live finding counts only while slurmctld still shows the attempt RUNNING. Otherwise the
+        loop goes on to the real end state, and the finding stays as evidence.
+        """
+        try:
+            current = await self.owner._control.show_job(job.job_id)
+        except SlurmError:
+            return job.state is JobState.RUNNING  # Slurm cannot say: the snapshot is all we have
+        return (
+            current is not None
+            and current.state is JobState.RUNNING
+            and current.restart_count == self.request.attempt
+        )
+
+    async def _read_and_feed(
+        self, job: SlurmJob, analyzer: LogAnalyzer, now: float
+    ) -> list[Finding]:
+        """New complete lines to the analyzer: by block when it can take them (the engine)."""
+        scanner, cursor = self.log.scanner, self.log.cursor
+        if scanner is None:
+            return []
+        feed_block = getattr(analyzer, "feed_block", None)
+        try:
+            chunks = await asyncio.to_thread(
+                scanner.read_blocks if feed_block else scanner.read_lines
+            )
+            self.log.problem = ""
+        except (LogUnavailable, LogAccessDenied) as exc:
+            if str(exc) != self.log.problem:
+                log.warning("job %s: log %s unreadable: %s", job.job_id, cursor.path, exc)
+            self.log.problem = str(exc)
+            return []
+        if not chunks:
+            return []
+        cursor.offset = scanner.offset
+        cursor.last_line_at = now
+        findings: list[Finding] = []
+        if feed_block is not None:
+            for block in chunks:
+                cursor.lines += block.count("\n") + 1
+                findings += feed_block(block, now)
+            return findings
+        cursor.lines += len(chunks)
+        for line in chunks:
+            finding = analyzer.feed(line, now)
+            if finding is not None:
+                findings.append(finding)
+        return findings
 
     def _silence(self, job: SlurmJob, analyzer: LogAnalyzer, now: float) -> Observation | None:
         cursor = self.log.cursor

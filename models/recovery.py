@@ -62,6 +62,9 @@ class RecoveryConfig:
     straggler_checkpoint_wait_s: float = 1800.0
     crashloop_threshold: int = 3
     hang_timeout_s: float = 120.0
+    setup_hang_timeout_s: float = 900.0
+    checkpoint_hang_timeout_s: float = 600.0
+    crash_confirm_s: float = 30.0
     startup_timeout_s: float = 1800.0
     release_timeout_s: float = 60.0
     terminal_exit_codes: list[int] = field(default_factory=lambda: [93, 17])

@@ -91,6 +91,7 @@ class SlurmJob:
     comment: str = ""
     nodes: tuple[str, ...] = ()
     node_count: int = 0
+    tasks: int = 0
     excluded_nodes: tuple[str, ...] = ()
     requeue: bool = True
     priority: int = 1

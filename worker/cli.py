@@ -1,4 +1,4 @@
-"""The `ajr` command line: `worker`, `status`, `demo` and the local stack under `dev`."""
+"""The `ajr` command line: `worker`, `status`, `demo`, `check-log` and the local stack (`dev`)."""
 
 from __future__ import annotations
 
@@ -54,6 +54,30 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return asyncio.run(run_demo(_settings(), short=not args.full))
 
 
+def _cmd_check_log(args: argparse.Namespace) -> int:
+    import json
+
+    from activities.logs.checklog import EXIT_UNREADABLE, CheckLogError, check_log
+    from activities.slurm.parse import ParseError, expand_nodes
+
+    try:
+        nodes = expand_nodes(args.nodes)
+        report = check_log(
+            args.file,
+            hang_timeout_s=args.hang_timeout,
+            nodes=nodes,
+            checkpoint_patterns=args.checkpoint_pattern,
+        )
+    except (CheckLogError, ParseError) as exc:
+        print(f"ajr check-log: {exc}", file=sys.stderr)
+        return EXIT_UNREADABLE
+    if args.json:
+        print(json.dumps(report.to_json(), indent=2))
+    else:
+        print("\n".join(report.render()))
+    return report.exit_code
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ajr", description="Autonomous Job Recovery for Slurm")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -71,6 +95,30 @@ def build_parser() -> argparse.ArgumentParser:
     )
     demo.add_argument("--full", action="store_true", help="use the seed's full 30 s/60 s sleeps")
     demo.set_defaults(handler=_cmd_demo)
+
+    check = commands.add_parser(
+        "check-log",
+        help="is a log in the format ajr needs, and what would ajr detect in it",
+        description="Checks the seed's log format rules (job ID in the file name, timestamps, "
+        "srun -l rank prefixes, a line at least every 2 minutes, TFLOP lines, checkpoint saves) "
+        "and replays the log through ajr's log engine. Exit status: 0 format fine and no "
+        "anomaly, 1 format problems only, 3 an anomaly (CRASH, HANG, STRAGGLER) was found, "
+        "4 the file cannot be read (2 is a usage error).",
+    )
+    check.add_argument("file", help="the log file")
+    check.add_argument("--json", action="store_true", help="print one JSON object")
+    check.add_argument(
+        "--hang-timeout", type=float, default=120.0, help="seconds of silence that make a hang"
+    )
+    check.add_argument("--nodes", help="the job's nodes (e.g. node[1-4]), to name culprits")
+    check.add_argument(
+        "--checkpoint-pattern",
+        action="append",
+        default=[],
+        metavar="REGEX",
+        help="an extra checkpoint-save pattern (as in AJR_EXTRA_CHECKPOINT_PATTERNS); repeatable",
+    )
+    check.set_defaults(handler=_cmd_check_log)
 
     from worker.devstack import commands as dev_commands
 

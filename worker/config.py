@@ -62,12 +62,19 @@ class Settings(BaseSettings):
     log_dirs: StrList = []
 
     # Which analyzer reads logs: "basic" (signature set) or "engine" (log intelligence).
-    log_analyzer: Literal["basic", "engine"] = "basic"
+    log_analyzer: Literal["basic", "engine"] = "engine"
 
     # Recovery limits and watchdogs
     max_requeues: int = Field(default=30, ge=0)
     crashloop_threshold: int = Field(default=3, ge=1)
     hang_timeout: float = Field(default=120.0, gt=0)
+    # The engine's phase-aware allowances: before the first iteration report, and while a
+    # checkpoint save is in progress (a save can take minutes with no output).
+    setup_hang_timeout: float = Field(default=900.0, gt=0)
+    checkpoint_hang_timeout: float = Field(default=600.0, gt=0)
+    # How long an ambiguous crash line (a Python exception, a NCCL error) waits for training to
+    # go on before it counts; unambiguous ones and exited processes are acted on at once.
+    crash_confirm: float = Field(default=30.0, ge=0)
     startup_timeout: float = Field(default=1800.0, gt=0)
     release_timeout: float = Field(default=60.0, gt=0)
     straggler_checkpoint_wait: float = Field(default=1800.0, gt=0)

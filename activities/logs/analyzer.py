@@ -30,6 +30,7 @@ class AnalyzerContext:
     """What the analyzer may know about the attempt it reads."""
 
     job_nodes: tuple[str, ...] = ()
+    job_tasks: int = 0  # with job_nodes: which node a rank ran on (block distribution)
     hang_timeout_s: float = 120.0
     checkpoint_patterns: tuple[str, ...] = ()
     extra: dict[str, str] = field(default_factory=dict)

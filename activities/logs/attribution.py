@@ -16,9 +16,10 @@ Rules, in order:
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from activities.logs.detectors import APPLICATION, GPU, NETWORK, NODE, SCHEDULER, STORAGE, Signal
+from activities.logs.layout import node_of_rank
 
 _MAX_EVIDENCE = 8
 _CONFIDENCE = (0.9, 0.75, 0.6, 0.7, 0.35)
@@ -36,6 +37,13 @@ class Attribution:
     root: Signal | None = None
 
 
+def _with_rank_node(signal: Signal, rank_nodes: Sequence[str]) -> Signal:
+    node = node_of_rank(rank_nodes, signal.rank)
+    if signal.nodes or not node:
+        return signal
+    return replace(signal, nodes=(node,))
+
+
 def _klass(signal: Signal) -> int:
     if signal.victim:
         return 4
@@ -48,10 +56,15 @@ def _klass(signal: Signal) -> int:
     return 3
 
 
-def attribute(signals: Sequence[Signal]) -> Attribution | None:
-    """The most likely cause among `signals` (in log order), or None when there are none."""
+def attribute(signals: Sequence[Signal], rank_nodes: Sequence[str] = ()) -> Attribution | None:
+    """The most likely cause among `signals` (in log order), or None when there are none.
+
+    `rank_nodes` maps rank -> node (see layout.py): a signal that names only its rank is
+    attributed to the node that rank ran on.
+    """
     if not signals:
         return None
+    signals = [_with_rank_node(signal, rank_nodes) for signal in signals]
     # Everything after Slurm's own cancel line happened because of it.
     for i, signal in enumerate(signals):
         if signal.name.startswith("slurm_"):

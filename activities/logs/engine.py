@@ -23,29 +23,48 @@ Phase-aware hang allowance (NVRx's section timeouts, seed 004, in log terms):
 
 Settings come from `AnalyzerContext.extra` (strings): setup_timeout_s (900),
 checkpoint_timeout_s (600), hang_floor_s (hang_timeout_s / 2), cadence_factor (5),
-crash_confirm_s (30), confirm_progress (2), nan_reports (3), straggler_score (0.7).
+crash_confirm_s (30), confirm_progress (2), nan_reports (3), straggler_score (0.7),
+tflops_warmup (3), tflops_window (5), tflops_drop (0.2), tflops_sustained (5), tflops_quiet (1).
+
+Stragglers (activities/logs/throughput.py): a persistent drop of the reported TFLOP throughput
+below the job's own baseline, or an NVRx straggler warning (whose ranks are matched to nodes by
+the score rows that follow it), is returned once as a STRAGGLER finding: slow, not dead. Only
+progress and NVRx lines reach this code, so it costs nothing on other lines.
+
+Training telemetry library records (activities/logs/telemetry.py) are read as what they are:
+iteration events as progress (with their tflops), checkpoint_save spans as saves, error records
+as the exception they carry; an error that reached the training loop or main function span ends
+training and is reported at once.
 """
 
 from __future__ import annotations
 
 import math
 from collections import deque
+from collections.abc import Sequence
+from dataclasses import replace
 
+from activities.logs import telemetry
 from activities.logs.analyzer import AnalyzerContext, Finding
 from activities.logs.attribution import Attribution, attribute
 from activities.logs.detectors import (
     APPLICATION,
+    GPU,
+    NODE,
     CheckpointMatcher,
     NodeNames,
     Progress,
     Signal,
     Traceback,
     detect_crash,
+    exception_signal,
     may_matter,
+    next_candidate,
     parse_progress,
-    parse_straggler,
 )
+from activities.logs.layout import block_layout
 from activities.logs.lines import parse_timestamp, split_prefix
+from activities.logs.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
 from models.recovery import Observed
 
 _MAX_SIGNALS = 64  # per attempt: enough for attribution, bounded for very noisy failures
@@ -70,6 +89,7 @@ class LogEngine:
         hang = context.hang_timeout_s
         self._hang = hang
         self._setup_s = _setting(context, "setup_timeout_s", 900.0)
+        self._layout = block_layout(context.job_nodes, context.job_tasks)
         self._ckpt_s = _setting(context, "checkpoint_timeout_s", 600.0)
         self._floor_s = _setting(context, "hang_floor_s", hang / 2)
         self._factor = _setting(context, "cadence_factor", 5.0)
@@ -105,6 +125,22 @@ class LogEngine:
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
         self._rank_nodes: dict[int, str] = {}
         self._stragglers: dict[int, str | None] = {}
+        self._straggler_what = ""  # the first NVRx warning's reason
+        self._straggler_lines: list[str] = []  # its evidence (bounded)
+        self._straggler_waiting = False  # a warning named ranks whose nodes may follow
+        self._straggler_reported = False  # STRAGGLER is reported once per attempt
+        self._urgent: Finding | None = None  # a finding found while processing a line
+        self._throughput = ThroughputMonitor(
+            ThroughputSettings(
+                warmup=int(_setting(context, "tflops_warmup", 3)),
+                window=max(1, int(_setting(context, "tflops_window", 5))),
+                drop=min(0.95, _setting(context, "tflops_drop", 0.2)),
+                sustained=max(1, int(_setting(context, "tflops_sustained", 5))),
+                quiet=int(_setting(context, "tflops_quiet", 1)),
+            )
+        )
+        self._tflop_lines: deque[str] = deque(maxlen=4)
+        self._telemetry_error: tuple[str, str] | None = None
         self.last_attribution: Attribution | None = None
 
     # --- the LogAnalyzer protocol ---------------------------------------------------------
@@ -118,6 +154,8 @@ class LogEngine:
             self._first_line_at = at
         if self._tb.active or self._site_ckpt or may_matter(line):
             signal = self._process(line, at)
+            if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
+                return self._take_urgent()
             if signal is not None:
                 if len(self._signals) < _MAX_SIGNALS:
                     self._signals.append(signal)
@@ -135,7 +173,58 @@ class LogEngine:
             return None
         return self._confirmed(at)
 
+    def feed_lines(self, lines: Sequence[str], at: float) -> list[Finding]:
+        """`feed` each line in order; return the findings, in order. The fast path for batches."""
+        return self.feed_block("\n".join(lines), at) if lines else []
+
+    def feed_block(self, block: str, at: float) -> list[Finding]:
+        """`feed` each line of `block` (one line at least, joined by "\\n"); the findings.
+
+        Exactly `feed` per line (tests/unit/test_engine_blocks.py checks it), but the lines
+        `may_matter` rejects are skipped by one RE2 search over the block instead of a Python
+        call each, while `_idle` says `feed` would do nothing with them. All findings come back
+        (a STRAGGLER may precede a CRASH in one block); most blocks have none.
+        """
+        data = block.encode("utf-8", "surrogatepass")
+        ascii_only = len(data) == len(block)  # then byte offsets are str offsets
+        if self._first_line_at is None:
+            self._first_line_at = at
+        findings: list[Finding] = []
+        pos, end = 0, len(data)
+        while pos <= end:
+            if self._idle(at):
+                pos = next_candidate(data, pos)
+                if pos < 0:
+                    break
+            stop = data.find(b"\n", pos)
+            if stop < 0:
+                stop = end
+            if ascii_only:
+                line = block[pos:stop]
+            else:
+                line = data[pos:stop].decode("utf-8", "surrogatepass")
+            finding = self.feed(line, at)
+            if finding is not None:
+                findings.append(finding)
+            pos = stop + 1
+        return findings
+
+    def _idle(self, at: float) -> bool:
+        """True when `feed(line, at)` does nothing for a line `may_matter` rejects."""
+        # Mirrors `feed`: such a line is processed only inside a traceback or with site
+        # checkpoint patterns, and otherwise only reaches `_confirmed`, which acts once a
+        # pending signal is `crash_confirm_s` old. Keep the two in step.
+        return (
+            not self._tb.active
+            and not self._site_ckpt
+            and (self._pending_since is None or at - self._pending_since < self._confirm_s)
+        )
+
     def silence(self, silent_for: float, at: float) -> Finding | None:
+        if self._straggler_waiting:  # no score rows followed the warning: report what it named
+            self._resolve_straggler()
+        if self._urgent is not None:
+            return self._take_urgent()
         confirmed = self._confirmed(at)
         if confirmed is not None:
             return confirmed
@@ -180,7 +269,7 @@ class LogEngine:
 
     def attribution(self) -> Attribution | None:
         """The cause as the signals seen so far tell it, e.g. once the attempt has exited."""
-        return attribute(self._signals)
+        return attribute(self._signals, self._layout)
 
     @property
     def stragglers(self) -> dict[int, str | None]:
@@ -205,6 +294,12 @@ class LogEngine:
         signal = self._tb.feed(line, self._names)
         if signal is not None or self._tb.consumed:
             return signal
+        if self._straggler_waiting and "Rank=" not in line and "STRAGGLER" not in line:
+            self._resolve_straggler()  # the NVRx report is over
+        if telemetry.MARKER in line:
+            record = telemetry.parse_record(line)
+            if record is not None:
+                return self._on_telemetry(record, line, at)
         progress = parse_progress(line)
         if progress is not None:
             return self._on_progress(progress, line, at)
@@ -212,6 +307,7 @@ class LogEngine:
         if event is not None:
             if not event.saved:
                 self._saving_since = at
+                self._throughput.interrupted()
             else:
                 self._on_saved(event.iteration, at)
             return None
@@ -221,6 +317,9 @@ class LogEngine:
         return detect_crash(line, self._names)
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
+        if "validation" in line or "evaluat" in line:
+            # Megatron's "validation loss at iteration N": the next interval may include its time.
+            self._throughput.interrupted()
         previous = self._iteration
         if (
             progress.iteration is not None
@@ -244,6 +343,8 @@ class LogEngine:
         if progress.iteration is not None:
             self._iteration = progress.iteration
         self._progress_reports += 1
+        if progress.tflops is not None:
+            self._on_tflops(progress.tflops, line)
         if self._pending_since is not None:
             advanced = (
                 progress.iteration is None
@@ -282,6 +383,7 @@ class LogEngine:
 
     def _on_saved(self, iteration: int | None, at: float) -> None:
         self._saving_since = None
+        self._throughput.interrupted()
         if iteration is None:
             # A line without its iteration (Megatron's "save-checkpoint" timer row, "Saved
             # checkpoint to") usually reports a save already counted by its own success line:
@@ -296,17 +398,116 @@ class LogEngine:
         self._last_save_report = self._progress_reports
 
     def _on_straggler(self, line: str) -> None:
-        report = parse_straggler(line)
+        report = parse_nvrx(line)
         if report is None:
             return
-        if report.rank_node is not None:
-            rank, node, score = report.rank_node
-            if len(self._rank_nodes) < 65536:
-                self._rank_nodes[rank] = node
-            if rank in self._stragglers or score < self._straggler_score:
-                self._stragglers[rank] = node
-        for rank in report.ranks:
-            self._stragglers[rank] = self._rank_nodes.get(rank)
+        if len(self._rank_nodes) < 65536:
+            self._rank_nodes.update(report.nodes)
+        if report.score is not None:
+            rank = report.ranks[0]
+            if rank in self._stragglers or report.score < self._straggler_score:
+                self._stragglers[rank] = report.nodes[rank]
+        else:
+            for rank in report.ranks:
+                self._stragglers[rank] = self._rank_nodes.get(rank)
+            self._straggler_what = self._straggler_what or report.what
+            if len(self._straggler_lines) < 4:
+                self._straggler_lines.append(line)
+            self._straggler_waiting = True
+        if self._straggler_waiting and None not in self._stragglers.values():
+            self._resolve_straggler()
+
+    def _resolve_straggler(self) -> None:
+        self._straggler_waiting = False
+        if self._straggler_reported or self._crashed:
+            return
+        self._straggler_reported = True
+        ranks = sorted(self._stragglers)
+        nodes = self._straggler_nodes()
+        on = f" on {', '.join(nodes)}" if nodes else ""
+        what = self._straggler_what or "straggler detected"
+        self._urgent = Finding(
+            Observed.STRAGGLER,
+            f"NVRx straggler detection: {what}: ranks {ranks}{on}",
+            evidence=tuple(self._straggler_lines),
+            culprit_nodes=nodes,
+            category=GPU,
+            requeue_warranted=True,
+        )
+
+    def _straggler_nodes(self) -> tuple[str, ...]:
+        """The job nodes of the ranks NVRx named (any node when the job's nodes are unknown)."""
+        found: list[str] = []
+        for node in self._stragglers.values():
+            if node is None:
+                continue
+            if self._names:
+                short = node.split(".", 1)[0]
+                node = node if node in self._names else short
+                if node not in self._names:
+                    continue
+            if node not in found:
+                found.append(node)
+        return tuple(found)
+
+    def _on_tflops(self, tflops: float, line: str) -> None:
+        self._tflop_lines.append(line)
+        drop = self._throughput.report(tflops, self._iteration)
+        if drop is None or self._straggler_reported or self._crashed:
+            return
+        self._straggler_reported = True
+        nodes = self._straggler_nodes()  # NVRx may already have named the slow ranks
+        self._urgent = Finding(
+            Observed.STRAGGLER,
+            drop.summary(),
+            evidence=tuple(self._tflop_lines),
+            culprit_nodes=nodes,
+            category=GPU if nodes else NODE,
+            requeue_warranted=True,
+        )
+
+    def _on_telemetry(self, record: telemetry.Record, line: str, at: float) -> Signal | None:
+        event = telemetry.interpret(record)
+        if isinstance(event, telemetry.Iteration):
+            progress = Progress(event.iteration, event.tflops, event.loss)
+            return self._on_progress(progress, line, at)
+        if isinstance(event, telemetry.CheckpointSave):
+            if event.done:
+                self._on_saved(event.iteration, at)
+            else:
+                self._saving_since = at
+                self._throughput.interrupted()
+            return None
+        if isinstance(event, telemetry.Error):
+            return self._on_telemetry_error(event, line)
+        return None
+
+    def _on_telemetry_error(self, error: telemetry.Error, line: str) -> Signal | None:
+        fatal = error.span in telemetry.FATAL_SPANS
+        key = (error.exc_type, error.message)
+        if key == self._telemetry_error:
+            # The same exception recorded again by an enclosing span: not a new signal, but if
+            # it has now left the training loop, the pending crash is certain.
+            if fatal and self._pending_since is not None and not self._crashed:
+                self._urgent = self._report(Observed.CRASH)
+            return None
+        self._telemetry_error = key
+        if error.exc_type:
+            signal = exception_signal(error.exc_type, error.message, line, error.rank, self._names)
+        else:  # an error message without an exception: the application may go on
+            signal = Signal(
+                "telemetry_error", APPLICATION, f"training telemetry error: {error.message[:200]}",
+                line, False, self._names.find(line), error.rank,
+            )  # fmt: skip
+        if signal is not None and fatal and error.exc_type and not signal.immediate:
+            signal = replace(signal, immediate=True)
+        return signal
+
+    def _take_urgent(self) -> Finding | None:
+        finding, self._urgent = self._urgent, None
+        if finding is not None and finding.kind is Observed.STRAGGLER and self._crashed:
+            return None  # a crash was reported meanwhile: the straggler no longer matters
+        return finding
 
     def _confirmed(self, at: float) -> Finding | None:
         if self._pending_since is None or at - self._pending_since < self._confirm_s:
@@ -317,7 +518,7 @@ class LogEngine:
         return self._report(Observed.CRASH)
 
     def _report(self, kind: Observed) -> Finding | None:
-        result = attribute(self._signals)
+        result = attribute(self._signals, self._layout)
         self._pending_since = None
         if result is None:
             return None

@@ -8,7 +8,11 @@ import time
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-_STAMP = r"date_(\d\d-\d\d-\d\d)_time_(\d\d-\d\d-\d\d)"
+# `date +'date_%y-%m-%d_time_%H-%M-%S'` writes a 2-digit year; the seed's own example name
+# (megatron_1234567_date_2024-07-31_time_18-15-55.log) has 4 digits. Both are accepted.
+STAMP = r"date_(\d\d-\d\d-\d\d|\d{4}-\d\d-\d\d)_time_(\d\d-\d\d-\d\d)"
+# Any attempt log: job name, job ID, stamp.
+LOG_NAME = re.compile(rf"^(?P<name>.+)_(?P<job>\d+)_{STAMP}\.log$")
 # The batch script takes DATETIME after Slurm's start time; allow for clock skew between hosts.
 START_SLACK_S = 2.0
 
@@ -20,12 +24,13 @@ class LogCandidate:
 
 
 def attempt_log_pattern(job_name: str, job_id: int) -> re.Pattern[str]:
-    return re.compile(rf"^{re.escape(job_name)}_{job_id}_{_STAMP}\.log$")
+    return re.compile(rf"^{re.escape(job_name)}_{job_id}_{STAMP}\.log$")
 
 
 def stamp_to_epoch(day: str, clock: str) -> float | None:
     try:
-        return time.mktime(time.strptime(f"{day} {clock}", "%y-%m-%d %H-%M-%S"))
+        year = "%Y" if len(day) == 10 else "%y"
+        return time.mktime(time.strptime(f"{day} {clock}", f"{year}-%m-%d %H-%M-%S"))
     except ValueError:
         return None
 

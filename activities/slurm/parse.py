@@ -81,6 +81,7 @@ def job_from_json(raw: Mapping[str, Any]) -> SlurmJob:
         comment=str(raw.get("comment") or ""),
         nodes=expand_nodes(raw.get("nodes")),
         node_count=_number(raw.get("node_count")),
+        tasks=_number(raw.get("tasks")),
         excluded_nodes=expand_nodes(raw.get("excluded_nodes")),
         requeue=bool(raw.get("requeue", True)),
         priority=_number(raw.get("priority"), default=1),

@@ -29,6 +29,7 @@ def test_squeue_22_05_captured_output():
     assert job.requeue is True
     assert json.loads(job.comment)["APS"]["max_requeue_times"] == 1
     assert job.work_dir == "/tmp/sx/jobs"
+    assert job.tasks == 2 and job.node_count == 2
     assert not job.held
 
 

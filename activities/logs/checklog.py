@@ -1,0 +1,486 @@
+"""`ajr check-log`: whether a log meets ajr's format rules, and what ajr would detect in it.
+
+The rules are the seed's "How do I know if my logs are in the right format?" plus ajr's own
+checkpoint patterns. The file is read with `LogScanner` and replayed through `LogEngine` with
+each line's own timestamp as its arrival time (a line without one inherits the previous one),
+so the anomaly reported is the first one ajr's watcher would have acted on:
+
+- CRASH: a finding from `feed`, or failure signals still pending when the file ends (the job
+  did not train on after them);
+- HANG: a gap between consecutive line timestamps that `LogEngine.silence` calls a hang, i.e.
+  longer than the hang timeout in training (less with a fast iteration cadence: the engine's
+  floor is half the timeout), or than the setup/checkpoint allowances in those phases;
+- STRAGGLER: the engine's STRAGGLER finding (a sustained TFLOP drop or an NVRx report).
+
+Reading is bounded in memory like the watcher's; the report keeps every TFLOP value and save.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from activities.logs import telemetry
+from activities.logs.analyzer import AnalyzerContext, Finding
+from activities.logs.detectors import CheckpointMatcher, Signal, parse_progress
+from activities.logs.engine import LogEngine
+from activities.logs.lines import parse_timestamp, split_prefix
+from activities.logs.locate import LOG_NAME
+from activities.logs.scanner import LogScanner, LogUnavailable
+from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from models.recovery import Observed
+
+# The name ajr's locator accepts, with the job name and ID apart: one definition for both.
+_NAME = LOG_NAME
+# Shares of non-empty lines below which a rule counts as broken: lines outside srun (the batch
+# script's own echo) and multi-line output (timer tables, tracebacks) legitimately lack them.
+_MIN_TIMESTAMPED = 0.9
+_MIN_RANKED = 0.9
+_MAX_EVIDENCE = 8
+_MAX_EXAMPLES = 3
+# Lines without a timestamp before the first timestamped one wait (bounded) for its time, so
+# that the engine's setup phase starts when the job did, not at epoch 0.
+_MAX_LEADING = 10_000
+
+ANOMALIES = ("CRASH", "HANG", "STRAGGLER")
+EXIT_OK, EXIT_FORMAT, EXIT_ANOMALY, EXIT_UNREADABLE = 0, 1, 3, 4
+
+
+class CheckLogError(Exception):
+    """The file cannot be read."""
+
+
+@dataclass(frozen=True)
+class Problem:
+    rule: str  # file_name | timestamps | rank_prefixes | line_cadence | tflops | checkpoints
+    problem: str
+    fix: str
+
+
+@dataclass(frozen=True)
+class Detected:
+    """One finding ajr would have acted on, with the line (1-based) that triggered it."""
+
+    kind: str
+    summary: str
+    line: int
+    category: str
+    requeue: bool | None
+    culprit_nodes: tuple[str, ...]
+    culprit_ranks: tuple[int, ...]
+    evidence: tuple[str, ...]
+
+
+@dataclass
+class CheckReport:
+    path: str
+    hang_timeout_s: float
+    job_id: int | None = None
+    lines: int = 0
+    size: int = 0
+    timestamped: int = 0
+    ranked: int = 0
+    nonempty: int = 0
+    largest_gap_s: float | None = None
+    gap_lines: tuple[int, int] | None = None  # (line before, line after) the largest gap
+    findings: list[Detected] = field(default_factory=list)
+    checkpoint_saves: list[int | None] = field(default_factory=list)
+    tflops: list[float] = field(default_factory=list)
+    stragglers: dict[int, str | None] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    @property
+    def anomaly(self) -> Detected | None:
+        """The first finding: the one ajr's watcher would have acted on."""
+        return self.findings[0] if self.findings else None
+
+    @property
+    def exit_code(self) -> int:
+        if self.anomaly is not None:
+            return EXIT_ANOMALY
+        return EXIT_FORMAT if self.problems else EXIT_OK
+
+    def to_json(self) -> dict[str, Any]:
+        first = self.anomaly
+        return {
+            "path": self.path,
+            "job_id": self.job_id,
+            "anomaly": first.kind if first else "NONE",
+            "summary": first.summary if first else "",
+            "attribution": first.category if first else None,
+            "requeue": first.requeue if first else None,
+            "culprit_nodes": list(first.culprit_nodes) if first else [],
+            "culprit_ranks": list(first.culprit_ranks) if first else [],
+            "evidence": list(first.evidence) if first else [],
+            "checkpoint_saves": self.checkpoint_saves,
+            "tflops": self.tflops,
+            "format_problems": [vars(p) for p in self.problems],
+            "findings": [
+                {"kind": d.kind, "summary": d.summary, "line": d.line} for d in self.findings
+            ],
+            "stragglers": {str(rank): node for rank, node in sorted(self.stragglers.items())},
+            "lines": self.lines,
+            "bytes": self.size,
+            "timestamped_lines": self.timestamped,
+            "ranked_lines": self.ranked,
+            "largest_gap_s": self.largest_gap_s,
+            "hang_timeout_s": self.hang_timeout_s,
+            "exit_code": self.exit_code,
+        }
+
+    def render(self) -> list[str]:
+        """The report for a person, one string per line."""
+        out = [f"{self.path}: {self.lines} lines, {self.size} bytes"]
+        out.append("format:")
+        broken = {p.rule for p in self.problems}
+        for rule, what in _RULES:
+            out.append(f"  {'FAIL' if rule in broken else 'ok  '} {what}")
+            for p in self.problems:
+                if p.rule == rule:
+                    out += [f"       {p.problem}", f"       fix: {p.fix}"]
+        first = self.anomaly
+        out.append("what ajr detects:")
+        if first is None:
+            out.append("  no anomaly: ajr would let this job run")
+        else:
+            requeue = {True: "yes", False: "no (a requeue cannot help)", None: "policy decides"}
+            out += [
+                f"  {first.kind} at line {first.line}: {first.summary}",
+                f"  cause: {first.category}; requeue: {requeue[first.requeue]}",
+            ]
+            if first.culprit_nodes:
+                out.append(
+                    f"  culprit nodes (excluded on requeue): {', '.join(first.culprit_nodes)}"
+                )
+            if first.culprit_ranks:
+                out.append(f"  culprit ranks: {', '.join(map(str, first.culprit_ranks))}")
+            out.append("  evidence:")
+            out += [f"    {line}" for line in first.evidence]
+            for later in self.findings[1:]:
+                out.append(f"  then {later.kind} at line {later.line}: {later.summary}")
+        saves = ", ".join("?" if i is None else str(i) for i in self.checkpoint_saves[:20])
+        more = " ..." if len(self.checkpoint_saves) > 20 else ""
+        listed = f" ({saves}{more})" if saves else ""
+        out.append(f"  checkpoint saves: {len(self.checkpoint_saves)}{listed}")
+        if self.tflops:
+            t = self.tflops
+            out.append(
+                f"  throughput reports: {len(t)} (TFLOP/s: first {t[0]:g}, min {min(t):g},"
+                f" max {max(t):g}, last {t[-1]:g})"
+            )
+        if self.largest_gap_s is not None and self.gap_lines is not None:
+            before, after = self.gap_lines
+            out.append(
+                f"  longest silence: {self.largest_gap_s:.0f}s (lines {before}-{after});"
+                f" hang timeout {self.hang_timeout_s:.0f}s"
+            )
+        return out
+
+
+_RULES = (
+    ("file_name", "job ID in the file name ({name}_{jobid}_date_%y-%m-%d_time_%H-%M-%S.log)"),
+    ("timestamps", "timestamps on lines"),
+    ("rank_prefixes", "rank prefixes (srun -l)"),
+    ("line_cadence", "a line at least every hang timeout (2 minutes by default)"),
+    ("tflops", "throughput lines with TFLOP"),
+    ("checkpoints", "checkpoint saves ajr recognises"),
+)
+
+
+def check_log(
+    path: str,
+    *,
+    hang_timeout_s: float = 120.0,
+    nodes: Sequence[str] = (),
+    checkpoint_patterns: Iterable[str] = (),
+) -> CheckReport:
+    """Read `path` once and report its format problems and what ajr would detect in it."""
+    patterns = (*DEFAULT_CHECKPOINT_PATTERNS, *checkpoint_patterns)
+    replay = _Replay(path, hang_timeout_s, tuple(nodes), patterns)
+    try:
+        with LogScanner(path) as scanner:
+            while True:
+                before = scanner.offset + scanner.pending_bytes
+                lines = scanner.read_lines()
+                for line in lines:
+                    replay.line(line)
+                # A read may return no line yet move on (a line longer than one read): stop
+                # only at the end of the file.
+                if not lines and scanner.offset + scanner.pending_bytes == before:
+                    break
+            tail = _unterminated_tail(path, scanner.offset)
+    except LogUnavailable as exc:
+        raise CheckLogError(exc.reason) from exc
+    if tail is not None:  # the writer is done: its last line needs no newline
+        replay.line(tail)
+    report = replay.finish()
+    report.size = os.path.getsize(path)
+    report.problems = _problems(report, os.path.basename(path))
+    return report
+
+
+def _unterminated_tail(path: str, offset: int, limit: int = 65536) -> str | None:
+    try:
+        with open(path, "rb") as fh:
+            fh.seek(offset)
+            data = fh.read(limit + 1)
+    except OSError as exc:
+        raise CheckLogError(f"cannot read {path}: {exc}") from exc
+    if not data:
+        return None
+    return data[:limit].decode("utf-8", "replace").removesuffix("\r")
+
+
+class _Replay:
+    """Feeds lines to a LogEngine at their own times and collects what the report needs."""
+
+    def __init__(
+        self, path: str, hang_timeout_s: float, nodes: tuple[str, ...], patterns: tuple[str, ...]
+    ) -> None:
+        self.report = CheckReport(path=path, hang_timeout_s=hang_timeout_s)
+        self.engine = LogEngine(
+            AnalyzerContext(
+                job_nodes=nodes, hang_timeout_s=hang_timeout_s, checkpoint_patterns=patterns
+            )
+        )
+        self.matcher = CheckpointMatcher(patterns)
+        self.at: float | None = None  # the latest line timestamp seen
+        self.last_stamped = 0  # the line number that carried it
+        self.leading: list[str] = []  # lines before the first timestamp
+
+    def line(self, raw: str) -> None:
+        r = self.report
+        r.lines += 1
+        rank, _, text = split_prefix(raw)
+        if text.strip():
+            r.nonempty += 1
+            r.ranked += rank is not None
+        stamp = parse_timestamp(text)
+        if stamp is not None:
+            r.timestamped += 1
+            self._advance(stamp)
+        if self.at is None:
+            if len(self.leading) < _MAX_LEADING:
+                self.leading.append(raw)
+                return
+            self.at = 0.0  # no timestamp in sight: replay with one constant time
+        if self.leading:
+            self._drain_leading(r.lines - len(self.leading))
+        self._feed(raw, self.at, r.lines)
+
+    def _advance(self, stamp: float) -> None:
+        r = self.report
+        if self.at is not None and stamp > self.at:
+            gap = stamp - self.at
+            if r.largest_gap_s is None or gap > r.largest_gap_s:
+                r.largest_gap_s, r.gap_lines = gap, (self.last_stamped, r.lines)
+            # What the watcher's last poll before this line would have been told.
+            found = self.engine.silence(gap, stamp)
+            if found is not None:
+                self._record(found, r.lines, gap_lines=(self.last_stamped, r.lines))
+        if self.at is None or stamp >= self.at:
+            self.at, self.last_stamped = stamp, self.report.lines
+
+    def _drain_leading(self, first: int) -> None:
+        """Feed the held lines, numbered from `first`, at the time now known."""
+        leading, self.leading = self.leading, []
+        for number, raw in enumerate(leading, first):
+            self._feed(raw, self.at or 0.0, number)
+
+    def _feed(self, raw: str, at: float, number: int) -> None:
+        saves = self.engine.checkpoints
+        found = self.engine.feed(raw, at)
+        if self.engine.checkpoints > saves:
+            self.report.checkpoint_saves.append(self._save_iteration(raw))
+        tflops = _tflops(raw)
+        if tflops is not None:
+            self.report.tflops.append(tflops)
+        if found is not None:
+            self._record(found, number)
+
+    def _save_iteration(self, raw: str) -> int | None:
+        event = self.matcher.match(raw)
+        if event is not None:
+            return event.iteration
+        record = telemetry.parse_record(raw) if telemetry.MARKER in raw else None
+        meaning = telemetry.interpret(record) if record is not None else None
+        return meaning.iteration if isinstance(meaning, telemetry.CheckpointSave) else None
+
+    def _record(
+        self, found: Finding, number: int, gap_lines: tuple[int, int] | None = None
+    ) -> None:
+        ranks: tuple[int, ...] = ()  # a CRASH's are known at the end, with its aftermath
+        if found.kind is Observed.STRAGGLER:
+            ranks = tuple(sorted(self.engine.stragglers))
+        evidence = found.evidence
+        if found.kind is Observed.HANG and gap_lines is not None:
+            evidence = (f"silent from line {gap_lines[0]} to line {gap_lines[1]}", *evidence)
+        self.report.findings.append(
+            Detected(
+                kind=found.kind.value,
+                summary=found.summary,
+                line=number,
+                category=found.category,
+                requeue=found.requeue_warranted,
+                culprit_nodes=found.culprit_nodes,
+                culprit_ranks=ranks,
+                evidence=evidence[:_MAX_EVIDENCE],
+            )
+        )
+
+    def finish(self) -> CheckReport:
+        if self.leading:
+            self._drain_leading(self.report.lines - len(self.leading) + 1)
+        r = self.report
+        # The watcher's next poll: e.g. an NVRx warning whose score rows never came.
+        found = self.engine.silence(0.0, self.at or 0.0)
+        if found is not None:
+            self._record(found, r.lines)
+        if any(d.kind == Observed.CRASH.value for d in r.findings):
+            self._complete_crash()
+        else:
+            self._crash_at_end()
+        r.stragglers = self.engine.stragglers
+        return r
+
+    def _complete_crash(self) -> None:
+        """Culprit ranks of the reported CRASH, from every signal: the lines after the report
+        (the CUDA error, srun's task exit) often carry them."""
+        cause = self.engine.last_attribution
+        if cause is None:
+            return
+        ranks = _culprit_ranks(self.engine.signals, cause.root, cause.culprit_nodes)
+        self.report.findings = [
+            replace(d, culprit_ranks=ranks) if d.kind == Observed.CRASH.value else d
+            for d in self.report.findings
+        ]
+
+    def _crash_at_end(self) -> None:
+        """The file ends with failure signals training never got past: the job died of them."""
+        pending = self.engine.pending
+        cause = self.engine.attribution() if pending else None
+        if cause is None:
+            return
+        self.report.findings.append(
+            Detected(
+                kind=Observed.CRASH.value,
+                summary=f"{cause.summary} (no progress after it: the log ends)",
+                line=self.report.lines,
+                category=cause.category,
+                requeue=cause.requeue,
+                culprit_nodes=cause.culprit_nodes,
+                culprit_ranks=_culprit_ranks(pending, cause.root, cause.culprit_nodes),
+                evidence=cause.evidence[:_MAX_EVIDENCE],
+            )
+        )
+
+
+def _culprit_ranks(
+    signals: Sequence[Signal], root: Signal | None, nodes: Sequence[str] = ()
+) -> tuple[int, ...]:
+    """The root cause's rank, then the ranks of other non-victim signals of its category or
+    on its culprit nodes, in log order."""
+    if root is None:
+        return ()
+    ranks: list[int] = []
+    for signal in (root, *signals):
+        related = signal.category == root.category or any(n in nodes for n in signal.nodes)
+        if signal is not root and (signal.victim or not related):
+            continue
+        if signal.rank is not None and signal.rank not in ranks:
+            ranks.append(signal.rank)
+    return tuple(ranks)
+
+
+def _tflops(raw: str) -> float | None:
+    if "TFLOP" in raw:
+        progress = parse_progress(raw)
+        return progress.tflops if progress is not None else None
+    if telemetry.MARKER in raw:
+        record = telemetry.parse_record(raw)
+        meaning = telemetry.interpret(record) if record is not None else None
+        if isinstance(meaning, telemetry.Iteration):
+            return meaning.tflops
+    return None
+
+
+def _problems(r: CheckReport, name: str) -> list[Problem]:
+    problems: list[Problem] = []
+    m = _NAME.match(name)
+    if m is not None:
+        r.job_id = int(m["job"])
+    else:
+        why = "it is not {job name}_{job id}_date_%y-%m-%d_time_%H-%M-%S.log"
+        problems.append(
+            Problem(
+                "file_name",
+                f"ajr cannot find this log for a job: {name!r}: {why}",
+                "in the batch script: DATETIME=`date +'date_%y-%m-%d_time_%H-%M-%S'` and "
+                'srun -l -u --output="${SLURM_JOB_NAME}_${SLURM_JOB_ID}_${DATETIME}.log" ...',
+            )
+        )
+    if r.nonempty and r.timestamped < _MIN_TIMESTAMPED * r.nonempty:
+        problems.append(
+            Problem(
+                "timestamps",
+                f"{r.nonempty - r.timestamped} of {r.nonempty} non-empty lines have no timestamp"
+                " (looked for YYYY-MM-DD HH:MM:SS or 'Mon DD HH:MM:SS' near the line start)",
+                "start every log line with its time, e.g. Python logging "
+                "format='[%(asctime)s] %(message)s', or pipe the program's output through "
+                "`ts '[%Y-%m-%d %H:%M:%S]'` (moreutils) inside srun",
+            )
+        )
+    if r.nonempty and r.ranked < _MIN_RANKED * r.nonempty:
+        problems.append(
+            Problem(
+                "rank_prefixes",
+                f"{r.nonempty - r.ranked} of {r.nonempty} non-empty lines have no rank prefix",
+                "launch with `srun -l -u ...` (-l labels each line with its task number, -u "
+                "stops buffering); torchrun's '[rankN]:' prefixes are read too",
+            )
+        )
+    if r.timestamped < 2:
+        problems.append(
+            Problem(
+                "line_cadence",
+                "cannot tell how often lines are written: fewer than 2 timestamped lines",
+                "add timestamps (see above) and log at least one line every 2 minutes",
+            )
+        )
+    elif r.largest_gap_s is not None and r.largest_gap_s > r.hang_timeout_s:
+        before, after = r.gap_lines or (0, 0)
+        problems.append(
+            Problem(
+                "line_cadence",
+                f"no line for {r.largest_gap_s:.0f}s (between lines {before} and {after}); "
+                f"in training ajr calls {r.hang_timeout_s:.0f}s of silence a hang (less when "
+                "iterations are fast: 5 iteration intervals, at least half the timeout)",
+                "log at least one line every 2 minutes: a progress line per iteration (Megatron "
+                "--log-interval small enough), or a heartbeat during long evaluations and saves",
+            )
+        )
+    if not r.tflops:
+        problems.append(
+            Problem(
+                "tflops",
+                "no throughput line with 'TFLOP' and a number: ajr cannot see slowdowns "
+                "(stragglers)",
+                "log throughput with each iteration, e.g. Megatron's --log-throughput: "
+                "'... | throughput per GPU (TFLOP/s/GPU): 386.7 | ...'",
+            )
+        )
+    if not r.checkpoint_saves:
+        problems.append(
+            Problem(
+                "checkpoints",
+                "no checkpoint save recognised: ajr cannot tell a requeue loop that makes "
+                "progress from one that does not",
+                "after each save print e.g. 'successfully saved checkpoint at iteration N' "
+                "(Megatron), 'SAVE_CHECKPOINT: iteration: N, ckpt saving takes S seconds' or "
+                "'Saved checkpoint to PATH'; or give ajr your line as a regex in "
+                "AJR_EXTRA_CHECKPOINT_PATTERNS (try it here with --checkpoint-pattern)",
+            )
+        )
+    return problems

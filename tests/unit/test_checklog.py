@@ -1,0 +1,266 @@
+"""`ajr check-log`: each format rule, what ajr detects, the JSON and the real command line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from activities.logs.checklog import (
+    EXIT_ANOMALY,
+    EXIT_FORMAT,
+    EXIT_OK,
+    CheckLogError,
+    check_log,
+)
+
+pytestmark = pytest.mark.unit
+
+GOOD_NAME = "gpt3_4242_date_24-07-30_time_14-21-44.log"
+START = 1_722_349_304  # 2024-07-30 14:21:44 UTC
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def stamp(t: float) -> str:
+    return time.strftime("[%Y-%m-%d %H:%M:%S]", time.gmtime(t))
+
+
+def megatron(
+    *,
+    iterations: int = 12,
+    step_s: float = 10.0,
+    stamps: bool = True,
+    ranks: bool = True,
+    tflops: bool = True,
+    saves: bool = True,
+    pause_after: int | None = None,  # iteration after which the log falls silent...
+    pause_s: float = 0.0,  # ...this long
+) -> list[str]:
+    """A small healthy Megatron log: 2 ranks, an iteration report every `step_s` seconds."""
+
+    def line(rank: int, t: float, text: str) -> str:
+        prefix = f"{rank}: " if ranks else ""
+        return f"{prefix}{stamp(t) + ' ' if stamps else ''}{text}"
+
+    t = float(START)
+    out = [
+        line(0, t, "using world size: 2, data-parallel size: 2"),
+        line(1, t, "building GPT model ..."),
+    ]
+    for i in range(1, iterations + 1):
+        t += step_s
+        throughput = " | throughput per GPU (TFLOP/s/GPU): 386.7" if tflops else ""
+        out.append(
+            line(1, t, f"iteration {i:8d}/  508626 | elapsed time per iteration (ms): "
+                 f"{step_s * 1000:.1f}{throughput} | lm loss: 2.3E+00 |")
+        )  # fmt: skip
+        out.append(line(0, t, f"[INFO] rank 0: fetched batch {i}"))
+        if saves and i % 5 == 0:
+            out.append(line(0, t, f"saving checkpoint at iteration {i:7d} to /fsx/ckpt"))
+            out.append(
+                line(0, t, f"  successfully saved checkpoint at iteration {i:7d} to /fsx/ckpt")
+            )
+        if pause_after == i:
+            t += pause_s
+    return out
+
+
+def write(tmp_path: Path, lines: list[str], name: str = GOOD_NAME) -> str:
+    path = tmp_path / name
+    path.write_text("".join(f"{x}\n" for x in lines), encoding="utf-8")
+    return str(path)
+
+
+# name, log file name, lines, expected problem rules, expected anomaly
+CASES: list[tuple[str, str, list[str], set[str], str]] = [
+    ("good", GOOD_NAME, megatron(), set(), "NONE"),
+    ("no job id", "gpt3_training.log", megatron(), {"file_name"}, "NONE"),
+    # the seed's own example name has a 4-digit year: accepted like the 2-digit one
+    ("4-digit year", "gpt3_4242_date_2024-07-30_time_14-21-44.log", megatron(), set(), "NONE"),
+    ("wrong date order", "gpt3_4242_time_14-21-44.log", megatron(), {"file_name"}, "NONE"),
+    ("no timestamps", GOOD_NAME, megatron(stamps=False), {"timestamps", "line_cadence"}, "NONE"),
+    ("no rank prefixes", GOOD_NAME, megatron(ranks=False), {"rank_prefixes"}, "NONE"),
+    ("silent for 5 minutes", GOOD_NAME, megatron(pause_after=6, pause_s=300),
+     {"line_cadence"}, "HANG"),
+    ("no TFLOP lines", GOOD_NAME, megatron(tflops=False), {"tflops"}, "NONE"),
+    ("no checkpoint saves", GOOD_NAME, megatron(saves=False), {"checkpoints"}, "NONE"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    ("name", "filename", "lines", "rules", "anomaly"), CASES, ids=[c[0] for c in CASES]
+)
+def test_format_rules(
+    tmp_path: Path, name: str, filename: str, lines: list[str], rules: set[str], anomaly: str
+) -> None:
+    report = check_log(write(tmp_path, lines, filename))
+    assert {p.rule for p in report.problems} == rules
+    assert all(p.problem and p.fix for p in report.problems)  # every problem says how to fix it
+    out = report.to_json()
+    assert out["anomaly"] == anomaly
+    if anomaly == "NONE":
+        expected_exit = EXIT_FORMAT if rules else EXIT_OK
+        assert out["attribution"] is None and out["requeue"] is None and out["evidence"] == []
+    else:
+        expected_exit = EXIT_ANOMALY
+    assert report.exit_code == out["exit_code"] == expected_exit
+
+
+def test_a_good_log_reports_its_saves_and_throughput(tmp_path: Path) -> None:
+    out = check_log(write(tmp_path, megatron())).to_json()
+    assert out["job_id"] == 4242
+    assert out["checkpoint_saves"] == [5, 10]
+    assert out["tflops"] == [386.7] * 12
+    assert out["format_problems"] == []
+    assert out["largest_gap_s"] == 10.0
+
+
+def test_the_seeds_four_digit_year_name_is_found(tmp_path: Path) -> None:
+    report = check_log(
+        write(tmp_path, megatron(), "megatron_1234567_date_2024-07-31_time_18-15-55.log")
+    )
+    assert report.problems == [] or all(p.rule != "file_name" for p in report.problems)
+    assert report.job_id == 1234567
+
+
+def test_a_hang_names_the_silent_lines(tmp_path: Path) -> None:
+    out = check_log(write(tmp_path, megatron(pause_after=6, pause_s=300))).to_json()
+    assert out["anomaly"] == "HANG"
+    assert out["largest_gap_s"] == 310.0
+    assert out["evidence"][0].startswith("silent from line")
+    assert out["requeue"] is None  # the policy decides
+
+
+def test_a_long_save_is_no_hang_but_breaks_the_cadence_rule(tmp_path: Path) -> None:
+    # Checkpointing gets its own allowance (600 s) in the engine: no HANG, but the 2-minute
+    # rule still asks for a heartbeat line.
+    lines = megatron(iterations=4)
+    t = START + 40
+    lines += [
+        f"0: {stamp(t)} saving checkpoint at iteration       4 to /fsx/ckpt",
+        f"0: {stamp(t + 400)}   successfully saved checkpoint at iteration       4 to /fsx/ckpt",
+        f"1: {stamp(t + 410)} iteration 5/508626 | throughput per GPU (TFLOP/s/GPU): 386.7",
+    ]
+    out = check_log(write(tmp_path, lines)).to_json()
+    assert out["anomaly"] == "NONE"
+    assert [p["rule"] for p in out["format_problems"]] == ["line_cadence"]
+
+
+def crash_lines() -> list[str]:
+    t = START + 130
+    return [
+        *megatron(),
+        f"3: {stamp(t)} [INFO] rank 3: fetched batch 13",
+        f"{stamp(t + 1)} node3 kernel: NVRM: Xid (PCI:0000:2b:00): 79, pid=1896, GPU has fallen "
+        "off the bus.",
+        f"3: {stamp(t + 2)} RuntimeError: CUDA error: unspecified launch failure",
+        "srun: error: node3: task 3: Exited with exit code 1",
+    ]
+
+
+def test_a_crash_log_names_cause_nodes_ranks_and_evidence(tmp_path: Path) -> None:
+    path = write(tmp_path, crash_lines())
+    report = check_log(path, nodes=("node1", "node2", "node3"))
+    out = report.to_json()
+    assert out["anomaly"] == "CRASH"
+    assert out["attribution"] in ("GPU", "NODE")
+    assert out["requeue"] is True
+    assert out["culprit_nodes"] == ["node3"]
+    assert out["culprit_ranks"] == [3]  # srun's task exit on node3
+    assert "Xid (PCI:0000:2b:00): 79" in out["evidence"][0]
+    assert out["checkpoint_saves"] == [5, 10]  # what came before the crash is still reported
+    assert report.exit_code == EXIT_ANOMALY
+
+
+def test_an_error_the_log_ends_on_is_a_crash(tmp_path: Path) -> None:
+    # A survivable-looking error (CUDA OOM) waits for training to go on; the file ends instead.
+    lines = [
+        *megatron(),
+        "1: Traceback (most recent call last):",
+        '1:   File "/train.py", line 1, in step',
+        "1: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB",
+    ]
+    out = check_log(write(tmp_path, lines)).to_json()
+    assert out["anomaly"] == "CRASH"
+    assert out["attribution"] == "APPLICATION"
+    assert out["culprit_ranks"] == [1]
+    assert "OutOfMemoryError" in out["evidence"][0]
+
+
+def test_a_straggler_report_is_a_straggler(tmp_path: Path) -> None:
+    t = START + 130
+    lines = [
+        *megatron(),
+        f"0: {stamp(t)} STRAGGLER DETECTION WARNING: Some GPUs perf dropped. Affected ranks: [1]",
+        f"0: {stamp(t)} Rank=1 Node=node2 Score=0.41",
+        f"1: {stamp(t + 10)} iteration       13/  508626 | throughput per GPU (TFLOP/s/GPU): 386.7",
+    ]
+    out = check_log(write(tmp_path, lines), nodes=("node1", "node2")).to_json()
+    assert out["anomaly"] == "STRAGGLER"
+    assert out["culprit_ranks"] == [1]
+    assert out["culprit_nodes"] == ["node2"]
+
+
+def test_a_last_line_without_newline_is_read(tmp_path: Path) -> None:
+    path = tmp_path / GOOD_NAME
+    path.write_text("\n".join(megatron()) + "\n0: Segmentation fault (core dumped)")
+    assert check_log(str(path)).to_json()["anomaly"] == "CRASH"
+
+
+def test_a_missing_file_is_an_error(tmp_path: Path) -> None:
+    with pytest.raises(CheckLogError):
+        check_log(str(tmp_path / "nope.log"))
+
+
+def run_cli(*args: str) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    return subprocess.run(
+        [sys.executable, "-m", "worker", "check-log", *args],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_the_command_line_prints_one_json_object(tmp_path: Path) -> None:
+    path = write(tmp_path, crash_lines())
+    done = run_cli(path, "--json", "--nodes", "node[1-3]", "--hang-timeout", "120")
+    assert done.returncode == EXIT_ANOMALY, done.stderr
+    out: dict[str, Any] = json.loads(done.stdout)
+    keys = {"anomaly", "attribution", "requeue", "culprit_nodes", "culprit_ranks",
+            "checkpoint_saves", "tflops", "evidence", "format_problems"}  # fmt: skip
+    assert keys <= out.keys()
+    assert out["anomaly"] == "CRASH"
+    assert out["culprit_nodes"] == ["node3"]
+    assert isinstance(out["tflops"], list) and out["tflops"][0] == 386.7
+
+
+def test_the_command_line_explains_in_text(tmp_path: Path) -> None:
+    done = run_cli(write(tmp_path, megatron(tflops=False)))
+    assert done.returncode == EXIT_FORMAT
+    assert "FAIL throughput lines with TFLOP" in done.stdout
+    assert "fix:" in done.stdout
+    missing = run_cli(str(tmp_path / "missing.log"))
+    assert missing.returncode == 4 and "does not exist" in missing.stderr
+
+
+def test_line_numbers_hold_without_timestamps(tmp_path: Path) -> None:
+    lines = [*megatron(stamps=False), "0: Segmentation fault (core dumped)", "1: bye"]
+    report = check_log(write(tmp_path, lines))
+    assert report.anomaly is not None and report.anomaly.line == len(lines) - 1
+
+
+def test_a_line_longer_than_one_read_does_not_end_the_check(tmp_path: Path) -> None:
+    lines = [*megatron(), "0: " + "x" * (5 << 20), "0: Segmentation fault (core dumped)"]
+    out = check_log(write(tmp_path, lines)).to_json()
+    assert out["anomaly"] == "CRASH"
+    assert out["lines"] == len(lines)

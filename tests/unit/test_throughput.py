@@ -1,0 +1,206 @@
+"""Stragglers: TFLOP throughput vs the job's baseline, NVRx reports, and LogEngine's STRAGGLER."""
+
+from __future__ import annotations
+
+import pytest
+
+from activities.logs.analyzer import AnalyzerContext, Finding
+from activities.logs.engine import LogEngine
+from activities.logs.throughput import ThroughputMonitor, parse_nvrx
+from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from models.recovery import Observed
+
+pytestmark = pytest.mark.unit
+
+NODES = ("node1", "node2", "node3")
+STEADY = [386.7, 386.2, 387.0, 385.9, 386.4, 386.8, 386.1, 386.5, 386.6, 386.3]
+
+
+def tflop(i: int, tflops: float) -> str:
+    return (
+        f"[2024-07-30 14:21:44] iteration {i:8d}/81380208 | consumed samples: {i * 24} | "
+        f"elapsed time per iteration (ms): 2986.9 | throughput per GPU (TFLOP/s/GPU): {tflops}"
+    )
+
+
+def run(lines: list[str], **extra: str) -> list[Finding]:
+    engine = LogEngine(
+        AnalyzerContext(
+            job_nodes=NODES, checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS, extra=extra
+        )
+    )
+    found = [f for line in lines if (f := engine.feed(line, 1.0)) is not None]
+    later = engine.silence(5.0, 6.0)
+    return [*found, later] if later is not None else found
+
+
+def reports(values: list[float], start: int = 1) -> list[str]:
+    return [tflop(start + i, v) for i, v in enumerate(values)]
+
+
+SAVE = "  successfully saved checkpoint at iteration {i} to /ckpt"
+EVAL = " validation loss at iteration {i} | lm loss value: 2.31E+00 | lm loss PPL: 1.0E+01 |"
+
+# (case, log lines, STRAGGLER findings expected)
+CASES: list[tuple[str, list[str], int]] = [
+    ("steady log", reports(STEADY * 3), 0),
+    ("one-off dip", reports([*STEADY, 200.0, *STEADY]), 0),
+    ("four dips in a row, one short of sustained", reports([*STEADY, *[250.0] * 4, *STEADY]), 0),
+    ("alternating dips never add up", reports([*STEADY, *[250.0, 386.0] * 10]), 0),
+    ("slow warm-up steps are not the baseline", reports([90.0, 120.0, 200.0, *STEADY]), 0),
+    (
+        "dips right after checkpoint saves",
+        [
+            *reports(STEADY),
+            *[
+                line
+                for i in range(11, 41)
+                for line in (
+                    [SAVE.format(i=i - 1), tflop(i, 150.0)] if i % 3 == 0 else [tflop(i, 386.0)]
+                )
+            ],
+        ],
+        0,
+    ),
+    (
+        "dips right after evaluations",
+        [
+            *reports(STEADY),
+            *[
+                line
+                for i in range(11, 41)
+                for line in (
+                    [EVAL.format(i=i - 1), tflop(i, 150.0)] if i % 2 else [tflop(i, 386.0)]
+                )
+            ],
+        ],
+        0,
+    ),
+    ("sustained 30% drop", reports([*STEADY, *[270.7] * 20]), 1),
+    ("sustained drop after a recovered dip", reports([*STEADY, 200.0, *STEADY, *[270.0] * 6]), 1),
+]
+
+
+@pytest.mark.parametrize(("case", "lines", "expected"), CASES, ids=[c[0] for c in CASES])
+def test_throughput_drop(case: str, lines: list[str], expected: int) -> None:
+    findings = run(lines)
+    assert [f.kind for f in findings] == [Observed.STRAGGLER] * expected
+    for f in findings:
+        assert f.requeue_warranted is True
+        assert f.category == "NODE" and f.culprit_nodes == ()
+        assert "TFLOP/s vs baseline 386" in f.summary
+        assert f.evidence and "TFLOP" in f.evidence[-1]
+
+
+def test_drop_is_confirmed_on_the_sustained_report() -> None:
+    monitor = ThroughputMonitor()
+    results = [monitor.report(v, i) for i, v in enumerate([*STEADY[:8], *[270.0] * 6])]
+    confirmed = [i for i, r in enumerate(results) if r is not None]
+    assert confirmed == [12]  # 3 warm-up + 5 baseline reports, then the 5th degraded one
+    drop = results[12]
+    assert drop is not None and drop.baseline == pytest.approx(386.4)
+    assert drop.fraction == pytest.approx(1 - 270.0 / 386.4)
+
+
+@pytest.mark.parametrize(
+    ("extra", "drops"),
+    [
+        ({"tflops_drop": "0.5"}, 0),  # a 30% drop is within a 50% tolerance
+        ({"tflops_sustained": "30"}, 0),
+        ({"tflops_sustained": "2"}, 1),
+        ({"tflops_drop": "nonsense"}, 1),  # bad settings fall back to the defaults
+    ],
+)
+def test_settings(extra: dict[str, str], drops: int) -> None:
+    assert len(run(reports([*STEADY, *[270.0] * 6]), **extra)) == drops
+
+
+# --- NVRx -----------------------------------------------------------------------------------
+
+WARNING_LIST = (
+    "STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. "
+    "Affected ranks: [76, 13, 45]"
+)
+WARNING_IDS = (
+    "STRAGGLER DETECTION WARNING: Some GPUs performance dropped. Affected ranks: "
+    "{StragglerId(rank=9, node='node3'), StragglerId(rank=2, node='node1.cluster.local')}"
+)
+
+
+@pytest.mark.parametrize(
+    ("line", "ranks", "nodes", "score"),
+    [
+        (WARNING_LIST, (76, 13, 45), {}, None),
+        (WARNING_IDS, (2, 9), {9: "node3", 2: "node1.cluster.local"}, None),
+        ("  Rank=45 Node=h100-001-172-026 Score=0.94", (45,), {45: "h100-001-172-026"}, 0.94),
+        ("STRAGGLER DETECTION WARNING: nothing. Affected ranks: []", None, None, None),
+        ("GPU relative performance:", None, None, None),
+    ],
+)
+def test_parse_nvrx(
+    line: str, ranks: tuple[int, ...] | None, nodes: dict[int, str] | None, score: float | None
+) -> None:
+    report = parse_nvrx(line)
+    if ranks is None:
+        assert report is None
+        return
+    assert report is not None
+    assert (report.ranks, report.nodes, report.score) == (ranks, nodes, score)
+
+
+@pytest.mark.parametrize(
+    ("case", "lines", "culprits"),
+    [
+        (
+            "warning then the score rows naming its ranks' nodes",
+            [
+                "STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. "
+                "Affected ranks: [7, 3]",
+                "GPU relative performance:",
+                "  Rank=7 Node=node2 Score=0.52",
+                "  Rank=0 Node=node1 Score=1.00",
+                "  Rank=3 Node=node3 Score=0.61",
+            ],
+            ("node2", "node3"),
+        ),
+        ("StragglerId warning names the nodes itself (FQDN to job node)", [WARNING_IDS],
+         ("node1", "node3")),  # in rank order
+        (
+            "warning whose ranks no row names: reported when the report is over",
+            [WARNING_LIST, tflop(5, 386.0)],
+            (),
+        ),
+        ("warning, then silence", [WARNING_LIST], ()),
+    ],
+)  # fmt: skip
+def test_nvrx_straggler(case: str, lines: list[str], culprits: tuple[str, ...]) -> None:
+    findings = run(lines)
+    assert len(findings) == 1
+    f = findings[0]
+    assert f.kind is Observed.STRAGGLER and f.category == "GPU" and f.requeue_warranted is True
+    assert f.culprit_nodes == culprits
+    assert f.evidence[0].startswith("STRAGGLER DETECTION WARNING")
+
+
+def test_straggler_is_reported_once() -> None:
+    lines = [WARNING_IDS, WARNING_IDS, *reports([*STEADY, *[200.0] * 10])]
+    assert [f.kind for f in run(lines)] == [Observed.STRAGGLER]
+
+
+def test_score_rows_alone_are_no_finding() -> None:
+    assert run(["  Rank=7 Node=node2 Score=0.52", "  Rank=3 Node=node3 Score=0.99"]) == []
+
+
+def test_drop_names_the_nodes_nvrx_scored_low() -> None:
+    lines = ["  Rank=7 Node=node2 Score=0.52", *reports([*STEADY, *[270.0] * 6])]
+    (finding,) = run(lines)
+    assert finding.culprit_nodes == ("node2",) and finding.category == "GPU"
+
+
+def test_no_straggler_after_a_crash() -> None:
+    lines = [
+        *reports(STEADY),
+        "0: Segmentation fault (core dumped)",
+        *reports([270.0] * 6, start=11),
+    ]
+    assert [f.kind for f in run(lines)] == [Observed.CRASH]

@@ -7,10 +7,11 @@ a worker killed half-way never acts twice: it reads where the job stands and doe
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import math
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 
 from temporalio import activity
 
@@ -50,6 +51,27 @@ def _beat(step: str) -> None:
         activity.heartbeat(step)
 
 
+HEARTBEAT_EVERY_S = 2.0
+
+
+@contextlib.asynccontextmanager
+async def _heartbeating() -> AsyncIterator[None]:
+    """Heartbeat while Slurm commands run: one slow RPC must not look like a dead worker."""
+
+    async def beat() -> None:
+        while True:
+            _beat("working")
+            await asyncio.sleep(HEARTBEAT_EVERY_S)
+
+    ticker = asyncio.get_running_loop().create_task(beat())
+    try:
+        yield
+    finally:
+        ticker.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticker
+
+
 class SlurmActions:
     def __init__(self, control: SlurmControl, *, chaos_step_delay: float = 0.0) -> None:
         self._control = control
@@ -85,6 +107,10 @@ class SlurmActions:
     @activity.defn(name="prepare_job")
     async def prepare_job(self, request: PrepareRequest) -> PrepareResult:
         """At enrolment: make a `--no-requeue` job requeueable while Slurm still allows it."""
+        async with _heartbeating():
+            return await self._prepare(request)
+
+    async def _prepare(self, request: PrepareRequest) -> PrepareResult:
         job = await self._job(request.job_id)
         result = PrepareResult(user_excluded_nodes=list(job.excluded_nodes))
         if job.requeue:
@@ -110,6 +136,10 @@ class SlurmActions:
             validate_node_names(request.exclude_nodes)
         except InvalidNodeName as exc:
             raise non_retryable(str(exc), ErrorType.INVALID_REQUEST) from exc
+        async with _heartbeating():
+            return await self._requeue(request)
+
+    async def _requeue(self, request: RequeueRequest) -> RequeueResult:
         job_id, attempt = request.job_id, request.attempt
         steps: list[str] = []
         job = await self._job(job_id)
@@ -120,6 +150,12 @@ class SlurmActions:
                 ErrorType.INVALID_REQUEST,
             )
         if job.restart_count == attempt:
+            if request.live and job.state is not JobState.RUNNING:
+                # Decided on a running attempt, but it ended meanwhile (its user cancelled it,
+                # it completed): requeuehold would resurrect it. Let the watch see the end.
+                return RequeueResult(
+                    requeued=False, restart_count=job.restart_count, ended_state=job.state.value
+                )
             wanted = sorted(set(job.excluded_nodes) | set(request.exclude_nodes))
             refusal = await self._refuse_if_no_fit(job, wanted)
             if refusal:
@@ -128,7 +164,6 @@ class SlurmActions:
                 )
             if not job.requeue and job.state.is_active:
                 await self._control.make_requeueable(job_id)
-            _beat("requeuehold")
             outcome = await self._control.requeue_hold(job_id)
             job = await self._job(job_id)
             if job.restart_count == attempt:
@@ -143,34 +178,54 @@ class SlurmActions:
                     ErrorType.STEP_NOT_VERIFIED,
                 )
             steps.append(f"requeuehold: attempt {attempt} -> {job.restart_count}")
-            if self._chaos_step_delay:  # lets tests kill a worker between hold and release
-                _beat("chaos delay")
-                await asyncio.sleep(self._chaos_step_delay)
         else:
             steps.append(f"requeuehold already done (restart count {job.restart_count})")
+        try:
+            if self._chaos_step_delay:  # lets tests kill a worker between hold and release
+                await asyncio.sleep(self._chaos_step_delay)
+            return await self._exclude_and_release(request, steps)
+        except asyncio.CancelledError:
+            # Cancelled after the hold (the workflow was cancelled): never leave the job held.
+            with contextlib.suppress(Exception):
+                await self._control.release(job_id)
+            raise
 
+    async def _exclude_and_release(
+        self, request: RequeueRequest, steps: list[str]
+    ) -> RequeueResult:
+        job_id = request.job_id
         # StartTime=now only sticks once the requeue has finished and the job is PENDING again.
         job = await self._wait_for(
             job_id,
             "pending after requeue",
-            lambda j: j.state is JobState.PENDING or j.state is JobState.RUNNING,
+            lambda j: j.state in (JobState.PENDING, JobState.RUNNING) or j.state.is_ended,
             REQUEUE_SETTLE_TIMEOUT_S,
         )
-        wanted = sorted(set(job.excluded_nodes) | set(request.exclude_nodes))
+        if job.state.is_ended:  # cancelled by its user while ajr held it
+            steps.append(f"job {job.state.value} while held: not released")
+            return RequeueResult(
+                requeued=False,
+                restart_count=job.restart_count,
+                steps=steps,
+                ended_state=job.state.value,
+            )
         if job.state is JobState.PENDING and job.held:
             await _past_credential_revocation(time.time())
-            _beat("update")
+            wanted, unknown = await self._known_exclusions(job, request.exclude_nodes)
+            if unknown:
+                steps.append(f"not excluded, unknown to Slurm: {','.join(unknown)}")
             outcome = await self._control.set_exclusions_and_start_now(job_id, wanted)
             job = await self._job(job_id)
             missing = set(wanted) - set(job.excluded_nodes)
             if missing:
-                raise retryable(
-                    f"ExcNodeList of job {job_id} lacks {sorted(missing)}: "
-                    f"{outcome.stderr.strip()}",
-                    ErrorType.STEP_NOT_VERIFIED,
+                # Never keep a job held over an exclusion Slurm refuses: release without it.
+                steps.append(
+                    f"ExcNodeList refused for {','.join(sorted(missing))}: "
+                    f"{outcome.stderr.strip() or 'no reason given'}"
                 )
-            steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now")
-            _beat("release")
+                await self._control.set_exclusions_and_start_now(job_id, list(job.excluded_nodes))
+            else:
+                steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now")
             await self._release_verified(job_id, request.release_timeout_s)
             steps.append("release")
         else:
@@ -182,6 +237,24 @@ class SlurmActions:
             excluded_nodes=list(job.excluded_nodes),
             steps=steps,
         )
+
+    async def _known_exclusions(
+        self, job: SlurmJob, requested: list[str]
+    ) -> tuple[list[str], list[str]]:
+        """The job's exclusions plus those of `requested` Slurm knows; and the unknown ones.
+
+        An operator's typo or an FQDN would make `scontrol update` fail and the job stay held.
+        """
+        known: set[str] = set()
+        if job.partition:
+            try:
+                known = set(await self._control.partition_nodes(job.partition))
+            except SlurmError:
+                known = set()
+        if not known:  # cannot tell: let Slurm judge (a refusal is handled above)
+            return sorted(set(job.excluded_nodes) | set(requested)), []
+        unknown = sorted(set(requested) - known - set(job.excluded_nodes))
+        return sorted(set(job.excluded_nodes) | (set(requested) - set(unknown))), unknown
 
     async def _refuse_if_no_fit(self, job: SlurmJob, excluded: list[str]) -> str:
         if not excluded or not job.partition:
@@ -212,6 +285,10 @@ class SlurmActions:
     @activity.defn(name="cancel_job")
     async def cancel_job(self, request: CancelRequest) -> str:
         """scancel the attempt ajr gave up on; never a later attempt, never twice."""
+        async with _heartbeating():
+            return await self._cancel(request)
+
+    async def _cancel(self, request: CancelRequest) -> str:
         job = await self._job(request.job_id)
         if job.restart_count != request.attempt:
             return f"not cancelled: job is at attempt {job.restart_count}"

@@ -86,10 +86,13 @@ class WatchActivities:
         """The job now; None once slurmctld has forgotten it; UNKNOWN while Slurm cannot say."""
         snapshot = self._poller.latest
         job = snapshot.jobs.get(job_id)
-        if snapshot.ok and job is not None and job.restart_count >= attempt:
+        if not snapshot.ok:
+            # slurmctld is struggling: thousands of watchers must not each query it now.
+            return UNKNOWN
+        if job is not None and job.restart_count >= attempt:
             return job
-        # Missing from the snapshot, a failed poll, or a snapshot taken before this attempt
-        # began (before the requeue): ask slurmctld directly rather than judge from stale data.
+        # Missing from a good snapshot, or a snapshot taken before this attempt began (before
+        # the requeue): ask slurmctld directly rather than judge from stale data. Both are rare.
         try:
             return await self._control.show_job(job_id)
         except SlurmError as exc:
@@ -277,7 +280,7 @@ class _AttemptWatcher:
             return self._observation(actionable.kind, job)
         if job.state is not JobState.RUNNING:
             return None
-        return self._silence(job, analyzer, now)
+        return await self._silence(job, analyzer, now)
 
     async def _still_running(self, job: SlurmJob) -> bool:
         """Slurm's word, not the snapshot's, before acting on what a log line says.
@@ -333,7 +336,9 @@ class _AttemptWatcher:
                 findings.append(finding)
         return findings
 
-    def _silence(self, job: SlurmJob, analyzer: LogAnalyzer, now: float) -> Observation | None:
+    async def _silence(
+        self, job: SlurmJob, analyzer: LogAnalyzer, now: float
+    ) -> Observation | None:
         cursor = self.log.cursor
         running_for = now - cursor.running_since
         if cursor.last_line_at:
@@ -355,6 +360,8 @@ class _AttemptWatcher:
             )
         if finding is None or finding.kind in self.ignore:
             return None
+        if not await self._still_running(job):
+            return None  # silence because it ended: the loop sees the real end next
         self.first_finding = self.first_finding or finding
         self._beat(force=True)
         return self._observation(finding.kind, job, finding.summary)

@@ -22,6 +22,8 @@ class Observed(StrEnum):
     VANISHED = "VANISHED"  # slurmctld no longer knows the job
 
 
+# A stop decision on these cancels the attempt: it crashed or hangs, its nodes are wasted.
+CANCEL_ON_STOP = frozenset({Observed.CRASH, Observed.HANG, Observed.STARTUP_TIMEOUT})
 # Anomalies found while the attempt still runs: acting on them kills the attempt.
 LIVE_ANOMALIES = frozenset(
     {Observed.CRASH, Observed.HANG, Observed.STARTUP_TIMEOUT, Observed.STRAGGLER}
@@ -159,6 +161,8 @@ class RecoveryState:
     paused: bool = False
     warnings: list[str] = field(default_factory=list)
     prepared: bool = False  # enrolment actions (Requeue=1) done
+    stop_requested: bool = False  # the operator's `stop`: survives continue-as-new
+    stop_reason: str = ""
     # Mid-attempt continue-as-new: where the watch stood, and what it already reported.
     resume_cursor: LogCursor | None = None
     resume_ignore: list[str] = field(default_factory=list)
@@ -206,6 +210,7 @@ class RequeueRequest:
     attempt: int  # the restart count of the attempt being replaced: the idempotency key
     exclude_nodes: list[str] = field(default_factory=list)
     release_timeout_s: float = 60.0
+    live: bool = False  # decided while the attempt ran: requeue only if it still runs
 
 
 @dataclass
@@ -215,6 +220,9 @@ class RequeueResult:
     excluded_nodes: list[str] = field(default_factory=list)
     steps: list[str] = field(default_factory=list)
     refused: str = ""  # why nothing was done (e.g. exclusions would not fit)
+    # Set when the job ended by other hands: before the requeuehold (a live decision came too
+    # late: watch the ending instead) or while held (its user cancelled it).
+    ended_state: str = ""
 
 
 @dataclass

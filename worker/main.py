@@ -8,7 +8,7 @@ import logging
 import signal
 from collections.abc import AsyncIterator
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from temporalio.client import Client
@@ -72,6 +72,7 @@ class Runtime:
     worker: Worker
     poller: ClusterPoller
     discoverer: Discoverer
+    tasks: list[asyncio.Task[None]] = field(default_factory=list)  # while running
 
 
 ANALYZERS: dict[str, AnalyzerFactory] = {"basic": SignatureAnalyzer, "engine": LogEngine}
@@ -126,9 +127,10 @@ def build(
 async def running(runtime: Runtime) -> AsyncIterator[Runtime]:
     """Run the poller, discovery and the worker until the block exits."""
     runtime.poller.start()
-    tasks = [asyncio.create_task(runtime.worker.run(), name="ajr-worker")]
+    tasks = [asyncio.create_task(runtime.worker.run(), name="worker")]
     if runtime.discoverer.enabled:
-        tasks.append(asyncio.create_task(runtime.discoverer.run(), name="ajr-discovery"))
+        tasks.append(asyncio.create_task(runtime.discoverer.run(), name="discovery"))
+    runtime.tasks = tasks
     try:
         yield runtime
     finally:
@@ -159,6 +161,14 @@ async def serve(settings: Settings) -> int:
         settings.database_url.split("@")[-1],
     )
     async with running(runtime):
-        await stop.wait()
+        stopping = asyncio.create_task(stop.wait())
+        done, _ = await asyncio.wait(
+            [stopping, *runtime.tasks], return_when=asyncio.FIRST_COMPLETED
+        )
+        if stopping not in done:  # a part of the worker died: exit so a supervisor restarts it
+            stopping.cancel()
+            for task in done:
+                log.error("ajr %s ended unexpectedly: %r", task.get_name(), task.exception())
+            return 1
     log.info("ajr worker stopped")
     return 0

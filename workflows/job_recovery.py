@@ -21,6 +21,7 @@ with workflow.unsafe.imports_passed_through():
     from activities.watch import WatchActivities
     from models import search_attributes as sa
     from models.recovery import (
+        CANCEL_ON_STOP,
         LIVE_ANOMALIES,
         Action,
         AttemptRecord,
@@ -50,6 +51,12 @@ def workflow_id(cluster: str, job_id: int) -> str:
     return f"ajr-{cluster}-{job_id}"
 
 
+def _keep_watching(ignore: list[str], observation: Observation) -> None:
+    """Watch the same attempt on, without this kind of finding returning again."""
+    if observation.kind.value not in ignore:
+        ignore.append(observation.kind.value)
+
+
 def _error_type(error: ActivityError) -> str:
     cause = error.cause
     return cause.type or "" if isinstance(cause, ApplicationError) else ""
@@ -63,8 +70,6 @@ class JobRecoveryWorkflow:
         self.state = job.state
         self.outcome = Outcome.NOT_MANAGED if job.not_managed_reason else Outcome.RUNNING
         self.phase = "enrolled"
-        self.stop_requested = False
-        self.stop_reason = ""
 
     # ---- the main loop -------------------------------------------------------------------
 
@@ -82,25 +87,30 @@ class JobRecoveryWorkflow:
         self.state.resume_cursor, self.state.resume_ignore = None, []
         straggler: Observation | None = None  # a straggler waiting for its checkpoint
         while True:
+            if self.state.stop_requested:
+                return self._finish(Outcome.STOPPED_BY_OPERATOR, self.state.stop_reason)
             if workflow.info().is_continue_as_new_suggested() and straggler is None:
                 # Same attempt, fresh history: carry the watch's position so nothing is re-read.
                 self.state.resume_cursor, self.state.resume_ignore = cursor, ignore
                 return await self._next_run()
             observation = await self._watch(ignore, cursor, straggler)
             if observation is None:
-                return self._finish(Outcome.STOPPED_BY_OPERATOR, self.stop_reason)
-            acting = not (self.state.paused or self.job.config.observe_only)
+                continue  # stopped: the loop's first check finishes
+            acting = self._acting()
             if observation.kind is Observed.STRAGGLER:
                 if straggler is None and acting:
                     # Slow is not dead: requeue once the next checkpoint is saved.
                     straggler, cursor = observation, observation.cursor
-                    ignore.append(observation.kind.value)
+                    _keep_watching(ignore, observation)
                     await self._record(observation, self._straggler_wait(observation), acted=False)
                     continue
                 if straggler is not None:
+                    if not acting:  # paused while waiting: wait for the save after this one
+                        straggler.cursor = cursor = observation.cursor
+                        continue
                     observation.culprit_nodes = straggler.culprit_nodes
                     observation.evidence = [*straggler.evidence, observation.detail]
-            decision = self._decide(observation, await self._suspects(observation))
+            decision = await self._decide(observation)
             await self._record(
                 observation,
                 decision,
@@ -109,7 +119,7 @@ class JobRecoveryWorkflow:
 
             if observation.kind is Observed.LOG_MISSING:
                 self._note(observation.detail)
-                ignore.append(observation.kind.value)  # keep watching the attempt's state
+                _keep_watching(ignore, observation)  # the attempt's state is still watched
                 cursor = observation.cursor
                 continue
             if decision.action is Action.WATCH:
@@ -119,17 +129,31 @@ class JobRecoveryWorkflow:
                 return self._finish(decision.outcome, decision.reasons[-1])
             if not acting:
                 if observation.kind in LIVE_ANOMALIES:
-                    ignore.append(observation.kind.value)  # keep watching the same attempt
+                    _keep_watching(ignore, observation)  # the same attempt, to its end
                     cursor = observation.cursor
                     continue
                 if self.job.config.observe_only:
                     return self._finish(Outcome.OBSERVED_ONLY, "; ".join(decision.reasons))
                 await self._wait_for_resume()
-                if self.stop_requested:
-                    return self._finish(Outcome.STOPPED_BY_OPERATOR, self.stop_reason)
-            return await self._act(observation, decision)
+                if self.state.stop_requested:
+                    continue
+                # Decide again: the operator may have excluded nodes or changed the limit.
+                decision = await self._decide(observation)
+                await self._record(observation, decision, acted=True)
+            if self.state.stop_requested:
+                continue  # `stop` arrived while deciding: the job stays untouched
+            outcome = await self._act(observation, decision)
+            if outcome is not None:
+                return outcome
+            # The attempt ended by other hands before ajr acted: watch its end instead.
+            _keep_watching(ignore, observation)
+            cursor = observation.cursor
 
-    async def _act(self, observation: Observation, decision: Decision) -> JobOutcome:
+    def _acting(self) -> bool:
+        return not (self.state.paused or self.job.config.observe_only)
+
+    async def _act(self, observation: Observation, decision: Decision) -> JobOutcome | None:
+        """Carry out a decision; None when the attempt ended before ajr could act on it."""
         if decision.action is Action.REQUEUE:
             result = await self._requeue(observation, decision)
             if result.requeued:
@@ -137,13 +161,26 @@ class JobRecoveryWorkflow:
                 self.state.ajr_excluded = sorted(
                     set(self.state.ajr_excluded) | set(decision.exclude_nodes)
                 )
-                self.state.operator_excluded = []
+                # Exclusions the operator added meanwhile stay for the next requeue.
+                self.state.operator_excluded = sorted(
+                    set(self.state.operator_excluded) - set(decision.exclude_nodes)
+                )
                 self.state.attempt = observation.attempt + 1
                 return await self._next_run()
+            if result.ended_state:
+                self.state.attempts[-1].steps = list(result.steps)
+                if result.restart_count > observation.attempt:  # cancelled while held
+                    reason = f"job {result.ended_state} while held for requeue: not released"
+                    self.state.attempts[-1].reasons.append(reason)
+                    return self._finish(Outcome.CANCELLED_BY_USER, reason)
+                self.state.attempts[-1].reasons.append(
+                    f"not requeued: the attempt was already {result.ended_state}"
+                )
+                return None
             reason = f"not requeued: {result.refused}"
             self.state.attempts[-1].reasons.append(reason)
             self._note(reason)
-            if observation.kind in LIVE_ANOMALIES:
+            if observation.kind in CANCEL_ON_STOP:
                 await self._cancel(observation, reason)
             return self._finish(Outcome.WOULD_NOT_FIT, reason)
         if decision.action is Action.CANCEL:
@@ -215,22 +252,25 @@ class JobRecoveryWorkflow:
             retry_policy=options.WATCH_RETRY,
             summary=f"watch job {self.job.job_id} attempt {self.state.attempt}",
         )
-        await workflow.wait_condition(lambda: handle.done() or self.stop_requested)
-        if self.stop_requested and not handle.done():
+        await workflow.wait_condition(lambda: handle.done() or self.state.stop_requested)
+        if self.state.stop_requested and not handle.done():
             handle.cancel()
             with contextlib.suppress(ActivityError, asyncio.CancelledError):
                 await handle
             return None
         return await handle
 
-    def _decide(self, observation: Observation, suspects: list[Suspect]) -> Decision:
+    async def _decide(self, observation: Observation) -> Decision:
+        history = self.state.attempts
+        if history and history[-1].attempt == observation.attempt and not history[-1].acted:
+            history = history[:-1]  # this attempt's earlier, unacted record is not another failure
         return decide(
             observation,
             config=self.job.config,
             max_requeues=self._max_requeues(),
-            history=self.state.attempts,
+            history=history,
             operator_exclusions=self.state.operator_excluded,
-            suspects=suspects,
+            suspects=await self._suspects(observation),
         )
 
     async def _suspects(self, observation: Observation) -> list[Suspect]:
@@ -310,7 +350,12 @@ class JobRecoveryWorkflow:
         self._show()
         sequence = len(self.state.attempts)
         event = DecisionEvent(
-            event_id=f"{workflow.info().workflow_id}/{observation.attempt}/{sequence}/{observation.kind.value}",
+            # Unique per decision: a retried activity or a replay writes it once, and a later
+            # decision about the same attempt (straggler wait, then requeue) is a new row.
+            event_id=(
+                f"{workflow.info().workflow_id}/{observation.attempt}/{sequence}/"
+                f"{observation.kind.value}/{decision.action.value}/{int(acted)}"
+            ),
             cluster=self.job.cluster,
             job_id=self.job.job_id,
             attempt=observation.attempt,
@@ -322,7 +367,8 @@ class JobRecoveryWorkflow:
             evidence=observation.evidence,
             excluded_nodes=decision.exclude_nodes,
             decided_at=now,
-            culprit_nodes=observation.culprit_nodes,
+            # Remembered across jobs only for real failures (not a wait, a success or a cancel).
+            culprit_nodes=observation.culprit_nodes if record.failed else [],
         )
         try:
             await workflow.execute_activity_method(
@@ -344,6 +390,7 @@ class JobRecoveryWorkflow:
             attempt=observation.attempt,
             exclude_nodes=decision.exclude_nodes,
             release_timeout_s=self.job.config.release_timeout_s,
+            live=observation.kind in LIVE_ANOMALIES,
         )
         self.phase = f"requeueing attempt {observation.attempt}"
         self._show()
@@ -398,7 +445,7 @@ class JobRecoveryWorkflow:
     async def _wait_for_resume(self) -> None:
         self.phase = "paused: waiting for resume"
         self._show()
-        await workflow.wait_condition(lambda: not self.state.paused or self.stop_requested)
+        await workflow.wait_condition(lambda: not self.state.paused or self.state.stop_requested)
 
     # ---- bookkeeping ---------------------------------------------------------------------
 
@@ -485,8 +532,8 @@ class JobRecoveryWorkflow:
     @workflow.signal
     def stop(self, reason: str = "") -> None:
         """Stop managing the job; the job itself is left untouched."""
-        self.stop_requested = True
-        self.stop_reason = reason or "stopped by operator"
+        self.state.stop_requested = True
+        self.state.stop_reason = reason or "stopped by operator"
 
     @workflow.update
     def exclude_nodes(self, request: ExcludeNodesRequest) -> list[str]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from models.recovery import (
-    LIVE_ANOMALIES,
+    CANCEL_ON_STOP,
     Action,
     AttemptRecord,
     Decision,
@@ -71,8 +71,9 @@ def _exclusions(
 
 
 def _stop(observation: Observation, outcome: Outcome, reasons: list[str]) -> Decision:
-    # A live anomaly means the failed attempt still holds its nodes: cancel it.
-    action = Action.CANCEL if observation.kind in LIVE_ANOMALIES else Action.STOP
+    # A crashed or hung attempt still holds its nodes: cancel it. A straggler is slow, not
+    # dead: stopping recovery never kills it.
+    action = Action.CANCEL if observation.kind in CANCEL_ON_STOP else Action.STOP
     return Decision(action, outcome, reasons)
 
 

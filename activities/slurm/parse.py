@@ -7,6 +7,7 @@ Slurm 22.05 (OpenAPI v0.0.38) reports plain numbers and strings; 23.02 and later
 from __future__ import annotations
 
 import json
+import logging
 import re
 import shlex
 from collections.abc import Iterable, Mapping
@@ -15,6 +16,8 @@ from typing import Any
 import hostlist
 
 from models.slurm import ExitStatus, JobState, SlurmJob
+
+log = logging.getLogger(__name__)
 
 
 class ParseError(ValueError):
@@ -101,7 +104,15 @@ def jobs_from_squeue_json(text: str) -> list[SlurmJob]:
         raise ParseError(f"squeue --json printed invalid JSON: {exc}") from exc
     if not isinstance(document, dict) or not isinstance(document.get("jobs"), list):
         raise ParseError("squeue --json output has no 'jobs' list")
-    return [job_from_json(raw) for raw in document["jobs"] if isinstance(raw, dict)]
+    jobs = []
+    for raw in document["jobs"]:
+        if not isinstance(raw, dict):
+            continue
+        try:
+            jobs.append(job_from_json(raw))
+        except ParseError as exc:  # one odd job must not blind ajr to every other job
+            log.warning("skipping job %s in squeue output: %s", raw.get("job_id"), exc)
+    return jobs
 
 
 _KEY = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z0-9_:/]*)=")

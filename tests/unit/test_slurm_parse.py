@@ -70,6 +70,13 @@ def test_newer_slurm_shapes():
     assert job.excluded_nodes == ("gpu001", "gpu002", "gpu003")
 
 
+def test_one_unreadable_job_does_not_hide_the_others():
+    text = json.dumps(
+        {"jobs": [{"job_id": 1, "nodes": "node[1-"}, {"job_id": 2, "nodes": "node3"}]}
+    )
+    assert [job.job_id for job in jobs_from_squeue_json(text)] == [2]
+
+
 def test_unknown_state_does_not_crash():
     assert job_from_json({"job_id": 3, "job_state": "RESV_DEL_HOLD"}).state is JobState.UNKNOWN
 

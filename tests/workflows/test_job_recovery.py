@@ -75,6 +75,9 @@ class Stubs:
 
     script: Script
     requeue_failures: int = 0  # retryable failures before a requeue succeeds
+    # What requeue_job reports instead of success: (ended_state, restart_count), e.g. the
+    # attempt ended before the hold, or the job was cancelled while held.
+    requeue_ended: tuple[str, int] | None = None
     refuse: str = ""  # non-retryable error type to raise from requeue
     watches: list[WatchRequest] = field(default_factory=list)
     requeues: list[RequeueRequest] = field(default_factory=list)
@@ -105,6 +108,10 @@ class Stubs:
             stubs.requeues.append(request)
             if stubs.refuse:
                 raise ApplicationError("no", type=stubs.refuse, non_retryable=True)
+            if stubs.requeue_ended is not None:
+                state, restarts = stubs.requeue_ended
+                stubs.requeue_ended = None
+                return RequeueResult(requeued=False, restart_count=restarts, ended_state=state)
             if stubs.requeue_failures > 0:
                 stubs.requeue_failures -= 1
                 raise ApplicationError("job still held after release", type="StepNotVerified")
@@ -435,3 +442,85 @@ async def test_continue_as_new_when_suggested_keeps_the_watch_position() -> None
         (0, [], 0),
         (0, ["LOG_MISSING"], 4096),  # resumed where the watch stood, not from the top
     ]
+
+
+async def test_live_decision_on_an_attempt_that_ended_meanwhile_is_not_acted(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    """The user scancels just as a crash is decided: ajr watches the ending, never requeues."""
+    stubs = Stubs(lambda r: crash(0) if not r.ignore else exited(0, state="CANCELLED", code=0))
+    stubs.requeue_ended = ("CANCELLED", 0)  # requeue_job found the attempt no longer running
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.CANCELLED_BY_USER
+    assert len(stubs.requeues) == 1 and stubs.requeues[0].live
+    assert stubs.watches[1].ignore == ["CRASH"]
+
+
+async def test_cancelled_while_held_is_not_released(time_skipping_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(exited(0)))
+    stubs.requeue_ended = ("CANCELLED", 1)  # the user cancelled it between hold and release
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.CANCELLED_BY_USER
+    assert not stubs.requeues[0].live
+
+
+async def test_a_straggler_is_never_cancelled(time_skipping_env: WorkflowEnvironment) -> None:
+    slow = Observation(kind=Observed.STRAGGLER, attempt=0, state="RUNNING", culprit_nodes=["node2"])
+    stubs = Stubs(lambda r: slow)
+    outcome = await run_to_end(time_skipping_env, stubs, job(max_requeue_times=0))
+    assert outcome.outcome is Outcome.MAX_REQUEUES
+    assert stubs.cancels == [] and stubs.requeues == []
+
+
+async def test_paused_crash_then_exit_counts_once_toward_crashloop(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    gate = asyncio.Event()
+
+    def script(request: WatchRequest) -> Observation | None:
+        if request.attempt == 0:
+            return exited(0)
+        if request.attempt == 2:
+            return exited(2, state="COMPLETED", code=0)
+        if not request.ignore:
+            return crash(1)  # seen while paused
+        return exited(1) if gate.is_set() else None
+
+    stubs = Stubs(script)
+    worker, handle = await start(time_skipping_env, stubs, job(max_requeue_times=5))
+    async with worker:
+        await handle.signal(JobRecoveryWorkflow.pause)
+        for _ in range(200):
+            if any(w.attempt == 1 and w.ignore for w in stubs.watches):
+                break
+            await asyncio.sleep(0.05)
+        await handle.signal(JobRecoveryWorkflow.resume)
+        gate.set()
+        outcome = await handle.result()
+    # attempts 0 and 1 failed (2 < threshold 3): attempt 1 is requeued, attempt 2 completes
+    assert outcome.outcome is Outcome.COMPLETED
+    assert [r.attempt for r in stubs.requeues] == [0, 1]
+
+
+async def test_operator_exclusion_during_a_pause_is_used_after_resume(
+    temporal_env: WorkflowEnvironment,
+) -> None:
+    stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)))
+    gate = asyncio.Event()
+    original = stubs.script
+    stubs.script = lambda r: original(r) if gate.is_set() or r.attempt > 0 else None
+    worker, handle = await start(temporal_env, stubs, job())
+    async with worker:
+        await handle.signal(JobRecoveryWorkflow.pause)
+        gate.set()
+        for _ in range(200):
+            if (await handle.query(JobRecoveryWorkflow.status)).phase.startswith("paused"):
+                break
+            await asyncio.sleep(0.05)
+        await handle.execute_update(
+            JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["node7"])
+        )
+        await handle.signal(JobRecoveryWorkflow.resume)
+        outcome = await handle.result()
+    assert outcome.outcome is Outcome.COMPLETED
+    assert stubs.requeues[0].exclude_nodes == ["node7"]

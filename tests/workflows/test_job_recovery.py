@@ -167,6 +167,27 @@ async def start(
     return worker, handle
 
 
+def hold_first_attempt(stubs: Stubs) -> asyncio.Event:
+    """Attempt 0 keeps running until the returned event is set."""
+    gate = asyncio.Event()
+    original = stubs.script
+    stubs.script = lambda r: original(r) if gate.is_set() or r.attempt > 0 else None
+    return gate
+
+
+async def pause_over_failure(
+    handle: WorkflowHandle[JobRecoveryWorkflow, JobOutcome], gate: asyncio.Event
+) -> None:
+    """Pause, let attempt 0 fail, and wait until the workflow waits paused over the failure."""
+    await handle.signal(JobRecoveryWorkflow.pause)
+    gate.set()
+    for _ in range(200):
+        if (await handle.query(JobRecoveryWorkflow.status)).phase.startswith("paused"):
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("the workflow never waited paused")
+
+
 async def run_to_end(
     env: WorkflowEnvironment, stubs: Stubs, payload: JobRecoveryInput
 ) -> JobOutcome:
@@ -272,17 +293,10 @@ async def test_paused_failure_waits_days_for_resume_then_acts(
     time_skipping_env: WorkflowEnvironment,
 ) -> None:
     stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)))
-    gate = asyncio.Event()
-    original = stubs.script
-    stubs.script = lambda r: original(r) if gate.is_set() or r.attempt > 0 else None
+    gate = hold_first_attempt(stubs)
     worker, handle = await start(time_skipping_env, stubs, job())
     async with worker:
-        await handle.signal(JobRecoveryWorkflow.pause)
-        gate.set()
-        for _ in range(100):
-            if (await handle.query(JobRecoveryWorkflow.status)).phase.startswith("paused"):
-                break
-            await asyncio.sleep(0.05)
+        await pause_over_failure(handle, gate)
         await time_skipping_env.sleep(timedelta(days=3))
         assert stubs.requeues == []
         await handle.signal(JobRecoveryWorkflow.resume)
@@ -506,17 +520,10 @@ async def test_operator_exclusion_during_a_pause_is_used_after_resume(
     temporal_env: WorkflowEnvironment,
 ) -> None:
     stubs = Stubs(by_attempt(exited(0), exited(1, state="COMPLETED", code=0)))
-    gate = asyncio.Event()
-    original = stubs.script
-    stubs.script = lambda r: original(r) if gate.is_set() or r.attempt > 0 else None
+    gate = hold_first_attempt(stubs)
     worker, handle = await start(temporal_env, stubs, job())
     async with worker:
-        await handle.signal(JobRecoveryWorkflow.pause)
-        gate.set()
-        for _ in range(200):
-            if (await handle.query(JobRecoveryWorkflow.status)).phase.startswith("paused"):
-                break
-            await asyncio.sleep(0.05)
+        await pause_over_failure(handle, gate)
         await handle.execute_update(
             JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["node7"])
         )

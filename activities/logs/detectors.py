@@ -76,6 +76,7 @@ _TOKENS = (
     "CANCELLED",
     "Rank=",
     "STRAGGLER",  # NVRx's warning, which names the slow ranks (its score rows carry "Rank=")
+    "heartbeat",  # NVRx's rank monitor: "Did not get subsequent heartbeat" is a hang, directly
 )
 
 
@@ -96,6 +97,7 @@ def may_matter(line: str) -> bool:
         or "CANCELLED" in line
         or "Rank=" in line
         or "STRAGGLER" in line
+        or "heartbeat" in line
     )
 
 
@@ -669,3 +671,17 @@ def parse_straggler(text: str) -> StragglerReport | None:
             ranks = tuple(int(r) for r in _DIGITS.findall(m["ranks"]))
             return StragglerReport(ranks=ranks, what=m["what"].strip().rstrip("."))
     return None
+
+
+# NVRx fault tolerance's rank monitor (seed 004): "[WARNING] [RankMonitorServer:34] Did not get
+# subsequent heartbeat. Waited 171.92 seconds." (also "initial heartbeat"): the job itself says
+# a rank stopped making progress.
+_NVRX_MISSED_HEARTBEAT = re.compile(
+    r"Did not get (?P<which>initial|subsequent) heartbeat\. Waited (?P<waited>[\d.]+) seconds"
+)
+
+
+def missed_heartbeat(text: str) -> tuple[str, float] | None:
+    """(initial | subsequent, seconds waited) from an NVRx rank-monitor line, or None."""
+    m = _NVRX_MISSED_HEARTBEAT.search(text)
+    return (m["which"], float(m["waited"])) if m is not None else None

@@ -59,6 +59,7 @@ from activities.logs.detectors import (
     detect_crash,
     exception_signal,
     may_matter,
+    missed_heartbeat,
     next_candidate,
     parse_progress,
 )
@@ -123,6 +124,7 @@ class LogEngine:
         self._saving_since: float | None = None
 
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
+        self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
         self._stragglers: dict[int, str | None] = {}
         self._straggler_what = ""  # the first NVRx warning's reason
@@ -153,6 +155,17 @@ class LogEngine:
         if self._first_line_at is None:
             self._first_line_at = at
         if self._tb.active or self._site_ckpt or may_matter(line):
+            if "heartbeat" in line and not self._crashed and not self._hang_reported:
+                missed = missed_heartbeat(line)
+                if missed is not None:
+                    self._hang_reported = True
+                    which, waited = missed
+                    return Finding(
+                        Observed.HANG,
+                        f"NVRx: a rank missed its {which} heartbeat (waited {waited:.0f}s)",
+                        evidence=(line,),
+                        category="UNKNOWN",
+                    )
             signal = self._process(line, at)
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()

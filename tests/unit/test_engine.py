@@ -353,3 +353,21 @@ def test_after_a_crash_the_aftermath_is_kept_not_reported_again() -> None:
     assert result is not None and result.root is not None
     assert result.root.name == "cuda_launch_failure"
     assert result.suspect_nodes == ("node1", "node2")
+
+
+def test_nvrx_missed_heartbeat_is_a_hang_at_once() -> None:
+    """Seed 004: NVRx's rank monitor says a rank stopped; no need to wait for silence."""
+    from activities.logs.analyzer import AnalyzerContext
+    from activities.logs.engine import LogEngine
+    from models.recovery import Observed
+
+    engine = LogEngine(AnalyzerContext(job_nodes=("node1",), hang_timeout_s=120.0))
+    assert engine.feed("0: [INFO] heartbeat interval set to 30s", 1.0) is None  # noise
+    line = (
+        "0: [WARNING] [RankMonitorServer:34] Did not get subsequent heartbeat. "
+        "Waited 171.92 seconds."
+    )
+    finding = engine.feed(line, 2.0)
+    assert finding is not None and finding.kind is Observed.HANG
+    assert "subsequent heartbeat" in finding.summary and finding.evidence == (line,)
+    assert engine.feed(line, 3.0) is None  # reported once

@@ -26,7 +26,7 @@ from activities.logs import telemetry
 from activities.logs.analyzer import AnalyzerContext, Finding
 from activities.logs.detectors import CheckpointMatcher, Signal, parse_progress
 from activities.logs.engine import LogEngine
-from activities.logs.lines import parse_timestamp, split_prefix
+from activities.logs.lines import SrunJoiner, parse_timestamp, split_prefix
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
@@ -199,13 +199,17 @@ def check_log(
     """Read `path` once and report its format problems and what ajr would detect in it."""
     patterns = (*DEFAULT_CHECKPOINT_PATTERNS, *checkpoint_patterns)
     replay = _Replay(path, hang_timeout_s, tuple(nodes), patterns)
+    # srun cuts labelled lines longer than 1024 bytes into chunks: put them back together so
+    # a long traceback or NCCL line is judged whole (the watcher matches chunk by chunk).
+    joiner = SrunJoiner()
     try:
         with LogScanner(path) as scanner:
             while True:
                 before = scanner.offset + scanner.pending_bytes
                 lines = scanner.read_lines()
                 for line in lines:
-                    replay.line(line)
+                    for whole in _rejoined(joiner, line):
+                        replay.line(whole)
                 # A read may return no line yet move on (a line longer than one read): stop
                 # only at the end of the file.
                 if not lines and scanner.offset + scanner.pending_bytes == before:
@@ -214,7 +218,10 @@ def check_log(
     except LogUnavailable as exc:
         raise CheckLogError(exc.reason) from exc
     if tail is not None:  # the writer is done: its last line needs no newline
-        replay.line(tail)
+        for whole in _rejoined(joiner, tail):
+            replay.line(whole)
+    for label, text in joiner.flush():
+        replay.line(f"{label}: {text}")
     report = replay.finish()
     report.size = os.path.getsize(path)
     report.problems = _problems(report, os.path.basename(path))
@@ -231,6 +238,17 @@ def _unterminated_tail(path: str, offset: int, limit: int = 65536) -> str | None
     if not data:
         return None
     return data[:limit].decode("utf-8", "replace").removesuffix("\r")
+
+
+def _rejoined(joiner: SrunJoiner, raw: str) -> list[str]:
+    """`raw`, or nothing while it is held as an srun chunk, or the lines it completes."""
+    _, label, text = split_prefix(raw)
+    if label is None:
+        return [raw]
+    return [
+        raw if (done_label, done_text) == (label, text) else f"{done_label}: {done_text}"
+        for done_label, done_text in joiner.push(label, text)
+    ]
 
 
 class _Replay:

@@ -264,3 +264,14 @@ def test_a_line_longer_than_one_read_does_not_end_the_check(tmp_path: Path) -> N
     out = check_log(write(tmp_path, lines)).to_json()
     assert out["anomaly"] == "CRASH"
     assert out["lines"] == len(lines)
+
+
+def test_srun_chunks_of_a_long_line_are_judged_whole(tmp_path: Path) -> None:
+    """srun splits labelled lines at 1024 bytes; a signature across the cut is still found."""
+    head = "[2024-07-30 14:21:44] RuntimeError: " + "x" * (1024 - 36 - 3)
+    assert len(head + "seg") == 1024  # exactly one srun chunk after the "3: " label
+    tail = "CUDA error: an illegal memory access was encountered"
+    lines = [*megatron(), f"3: {head}seg", f"3: mentation fault (core dumped) {tail}"]
+    out = check_log(write(tmp_path, lines)).to_json()
+    assert out["anomaly"] == "CRASH"
+    assert any("segmentation fault" in line for line in out["evidence"])

@@ -46,6 +46,46 @@ async def _past_credential_revocation(pending_seen_at: float) -> None:
     await asyncio.sleep(max(0.0, safe_at - time.time()))
 
 
+class _PartitionNodes:
+    """The partition's node states, asked of Slurm at most once per activity call."""
+
+    def __init__(self, control: SlurmControl, partition: str) -> None:
+        self._control = control
+        self._partition = partition
+        self._states: dict[str, str] | None = None
+        self._error: SlurmError | None = None
+
+    async def states(self) -> dict[str, str]:
+        if self._states is None and self._error is None:
+            try:
+                self._states = await self._control.partition_nodes(self._partition)
+            except SlurmError as exc:
+                self._error = exc
+        if self._error is not None:
+            raise self._error
+        assert self._states is not None
+        return self._states
+
+
+async def _known_exclusions(
+    job: SlurmJob, requested: list[str], partition: _PartitionNodes
+) -> tuple[list[str], list[str]]:
+    """The job's exclusions plus those of `requested` Slurm knows; and the unknown ones.
+
+    An operator's typo or an FQDN would make `scontrol update` fail and the job stay held.
+    """
+    known: set[str] = set()
+    if job.partition:
+        try:
+            known = set(await partition.states())
+        except SlurmError:
+            known = set()
+    if not known:  # cannot tell: let Slurm judge (a refusal is handled above)
+        return sorted(set(job.excluded_nodes) | set(requested)), []
+    unknown = sorted(set(requested) - known - set(job.excluded_nodes))
+    return sorted(set(job.excluded_nodes) | (set(requested) - set(unknown))), unknown
+
+
 def _beat(step: str) -> None:
     if activity.in_activity():
         activity.heartbeat(step)
@@ -143,6 +183,7 @@ class SlurmActions:
         job_id, attempt = request.job_id, request.attempt
         steps: list[str] = []
         job = await self._job(job_id)
+        partition = _PartitionNodes(self._control, job.partition)
 
         if job.restart_count < attempt:
             raise non_retryable(
@@ -157,7 +198,7 @@ class SlurmActions:
                     requeued=False, restart_count=job.restart_count, ended_state=job.state.value
                 )
             wanted = sorted(set(job.excluded_nodes) | set(request.exclude_nodes))
-            refusal = await self._refuse_if_no_fit(job, wanted)
+            refusal = await self._refuse_if_no_fit(job, wanted, partition)
             if refusal:
                 return RequeueResult(
                     requeued=False, restart_count=job.restart_count, refused=refusal
@@ -183,7 +224,7 @@ class SlurmActions:
         try:
             if self._chaos_step_delay:  # lets tests kill a worker between hold and release
                 await asyncio.sleep(self._chaos_step_delay)
-            return await self._exclude_and_release(request, steps)
+            return await self._exclude_and_release(request, steps, partition)
         except asyncio.CancelledError:
             # Cancelled after the hold (the workflow was cancelled): never leave the job held.
             with contextlib.suppress(Exception):
@@ -191,7 +232,7 @@ class SlurmActions:
             raise
 
     async def _exclude_and_release(
-        self, request: RequeueRequest, steps: list[str]
+        self, request: RequeueRequest, steps: list[str], partition: _PartitionNodes
     ) -> RequeueResult:
         job_id = request.job_id
         # StartTime=now only sticks once the requeue has finished and the job is PENDING again.
@@ -211,7 +252,7 @@ class SlurmActions:
             )
         if job.state is JobState.PENDING and job.held:
             await _past_credential_revocation(time.time())
-            wanted, unknown = await self._known_exclusions(job, request.exclude_nodes)
+            wanted, unknown = await _known_exclusions(job, request.exclude_nodes, partition)
             if unknown:
                 steps.append(f"not excluded, unknown to Slurm: {','.join(unknown)}")
             outcome = await self._control.set_exclusions_and_start_now(job_id, wanted)
@@ -238,29 +279,13 @@ class SlurmActions:
             steps=steps,
         )
 
-    async def _known_exclusions(
-        self, job: SlurmJob, requested: list[str]
-    ) -> tuple[list[str], list[str]]:
-        """The job's exclusions plus those of `requested` Slurm knows; and the unknown ones.
-
-        An operator's typo or an FQDN would make `scontrol update` fail and the job stay held.
-        """
-        known: set[str] = set()
-        if job.partition:
-            try:
-                known = set(await self._control.partition_nodes(job.partition))
-            except SlurmError:
-                known = set()
-        if not known:  # cannot tell: let Slurm judge (a refusal is handled above)
-            return sorted(set(job.excluded_nodes) | set(requested)), []
-        unknown = sorted(set(requested) - known - set(job.excluded_nodes))
-        return sorted(set(job.excluded_nodes) | (set(requested) - set(unknown))), unknown
-
-    async def _refuse_if_no_fit(self, job: SlurmJob, excluded: list[str]) -> str:
+    async def _refuse_if_no_fit(
+        self, job: SlurmJob, excluded: list[str], partition: _PartitionNodes
+    ) -> str:
         if not excluded or not job.partition:
             return ""
         try:
-            states = await self._control.partition_nodes(job.partition)
+            states = await partition.states()
         except SlurmError as exc:
             raise retryable(str(exc), ErrorType.SLURM_UNAVAILABLE) from exc
         fit = fit_after_exclusion(states, excluded, job.node_count)

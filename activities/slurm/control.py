@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from activities.slurm.parse import (
     compress_nodes,
-    expand_nodes,
     job_paths_from_scontrol,
     jobs_from_squeue_json,
     node_states_from_sinfo,
-    parse_key_values,
 )
 from activities.slurm.runner import CommandResult, SlurmError, SlurmRunner
 from models.slurm import SlurmJob, is_valid_node_name
@@ -79,7 +77,3 @@ class SlurmControl:
         """{node: state} for every node of the partition."""
         result = await self.runner.run("sinfo", "-h", "-N", "-p", partition, "-o", "%N %T")
         return node_states_from_sinfo(result.stdout)
-
-    async def partition_node_list(self, partition: str) -> tuple[str, ...]:
-        result = await self.runner.run("scontrol", "-o", "show", "partition", partition)
-        return expand_nodes(parse_key_values(result.stdout).get("Nodes", ""))

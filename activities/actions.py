@@ -120,10 +120,15 @@ class SlurmActions:
     async def _job(self, job_id: int) -> SlurmJob:
         try:
             job = await self._control.show_job(job_id)
+            known = True if job is not None else await self._control.job_known(job_id)
         except SlurmError as exc:
             raise retryable(str(exc), ErrorType.SLURM_UNAVAILABLE) from exc
         if job is None:
-            raise non_retryable(f"slurmctld has no record of job {job_id}", ErrorType.JOB_NOT_FOUND)
+            if known:  # listed by scontrol, not by squeue: ask again, never conclude "gone"
+                raise retryable(f"job {job_id} not listed by squeue", ErrorType.SLURM_UNAVAILABLE)
+            raise non_retryable(
+                f"slurmctld answered 'Invalid job id' for job {job_id}", ErrorType.JOB_NOT_FOUND
+            )
         return job
 
     async def _wait_for(

@@ -2,12 +2,19 @@
 
 One long activity per attempt: it reads the shared cluster snapshot (no per-job Slurm query),
 tails the attempt's log, and returns only when the attempt crashes, hangs, ends or moves on. It
-heartbeats its log cursor, so after a worker dies another worker resumes from the same offset.
+heartbeats its log cursor, with the analyzer's own state, so after a worker dies another worker
+resumes from the same offset, phase and pending findings.
+
+Slurm's silence is never read as an answer: while slurmctld does not answer, nothing is decided
+(a finding read meanwhile waits until Slurm confirms the attempt still runs), the outage is
+reported once as a note, and a job counts as VANISHED only after slurmctld itself has said
+"Invalid job id" for it, again and again over `vanish_confirm_s`, while answering for the cluster.
 """
 
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import enum
 import logging
 import time
@@ -34,15 +41,21 @@ AnalyzerFactory = Callable[[AnalyzerContext], LogAnalyzer]
 
 
 class Unknown(enum.Enum):
-    """Slurm did not answer: decide nothing, keep watching."""
+    """Slurm gave no usable answer about the job: decide nothing, keep watching."""
 
-    UNKNOWN = "unknown"
+    UNREACHABLE = "unreachable"  # slurmctld did not answer (timeout, refused, degraded reply)
+    MISSING = "missing"  # slurmctld answers but lists no such job: not yet proof it is gone
 
 
-UNKNOWN = Unknown.UNKNOWN
+UNREACHABLE = Unknown.UNREACHABLE
+MISSING = Unknown.MISSING
 
 HEARTBEAT_EVERY_S = 5.0
 LOCATE_EVERY_S = 1.0
+# A job missing from good answers is asked about directly at most this often.
+DIRECT_CHECK_EVERY_S = 2.0
+# Slurm unreachable this long is reported (once per outage) as a note in the job's workflow.
+UNREACHABLE_REPORT_AFTER_S = 15.0
 MAX_EVIDENCE = 10
 MAX_EVIDENCE_CHARS = 1000  # evidence travels in workflow state: keep it small
 
@@ -52,8 +65,36 @@ def _cursor_from(details: Any, fallback: LogCursor) -> LogCursor:
         return details
     if isinstance(details, dict):
         known = {k: v for k, v in details.items() if k in LogCursor.__dataclass_fields__}
-        return LogCursor(**known)
+        try:
+            return LogCursor(**known)
+        except TypeError:
+            return fallback
     return fallback
+
+
+def _finding_state(finding: Finding) -> dict[str, Any]:
+    return {
+        "kind": finding.kind.value,
+        "summary": finding.summary[:MAX_EVIDENCE_CHARS],
+        "evidence": [line[:MAX_EVIDENCE_CHARS] for line in finding.evidence[:MAX_EVIDENCE]],
+        "culprit_nodes": list(finding.culprit_nodes),
+        "category": finding.category,
+        "requeue_warranted": finding.requeue_warranted,
+    }
+
+
+def _finding_from(state: dict[str, Any]) -> Finding | None:
+    try:
+        return Finding(
+            Observed(state["kind"]),
+            str(state.get("summary", "")),
+            tuple(str(e) for e in state.get("evidence") or ()),
+            tuple(str(n) for n in state.get("culprit_nodes") or ()),
+            str(state.get("category") or "UNKNOWN"),
+            state.get("requeue_warranted"),
+        )
+    except (KeyError, ValueError, TypeError):
+        return None
 
 
 @dataclass
@@ -80,26 +121,6 @@ class WatchActivities:
         self._control = control
         self._analyzer_factory = analyzer_factory
         self._poll_interval = poll_interval
-        self._last_unknown = ""
-
-    async def _current_job(self, job_id: int, attempt: int) -> SlurmJob | Unknown | None:
-        """The job now; None once slurmctld has forgotten it; UNKNOWN while Slurm cannot say."""
-        snapshot = self._poller.latest
-        job = snapshot.jobs.get(job_id)
-        if not snapshot.ok:
-            # slurmctld is struggling: thousands of watchers must not each query it now.
-            return UNKNOWN
-        if job is not None and job.restart_count >= attempt:
-            return job
-        # Missing from a good snapshot, or a snapshot taken before this attempt began (before
-        # the requeue): ask slurmctld directly rather than judge from stale data. Both are rare.
-        try:
-            return await self._control.show_job(job_id)
-        except SlurmError as exc:
-            if snapshot.ok or self._last_unknown != str(exc):
-                log.warning("job %s: Slurm cannot say: %s", job_id, exc)
-            self._last_unknown = str(exc)
-            return UNKNOWN
 
     @activity.defn(name="watch_attempt")
     async def watch_attempt(self, request: WatchRequest) -> Observation:
@@ -119,15 +140,121 @@ class _AttemptWatcher:
         self.log = _AttemptLog(cursor=cursor)
         self.analyzer: LogAnalyzer | None = None
         self.checkpoint_base = cursor.checkpoints
-        self.first_finding: Finding | None = None
+        # A finding Slurm has not yet confirmed (kept across a worker restart by the cursor).
+        self.unconfirmed: Finding | None = _finding_from(cursor.unconfirmed)
+        self.first_finding: Finding | None = self.unconfirmed
         self.ignore = {Observed(kind) for kind in request.ignore}
         self.last_beat = 0.0
+        self.missing_since: float | None = None  # wall time the job was first found missing
+        self.next_direct_check = 0.0
+        self.slurm_error = ""
+        self.last_known: SlurmJob | None = None
 
     def close(self) -> None:
         if self.log.scanner is not None:
             self.log.scanner.close()
 
-    def _observation(self, kind: Observed, job: SlurmJob, detail: str = "") -> Observation:
+    # --- what Slurm says ------------------------------------------------------------------
+
+    async def _current_job(self) -> SlurmJob | Unknown | None:
+        """The job now; None once slurmctld has confirmed it has no record of it."""
+        request = self.request
+        snapshot = self.owner._poller.latest
+        if not snapshot.ok:
+            # slurmctld is struggling: thousands of watchers must not each query it now.
+            self.slurm_error = snapshot.error
+            return UNREACHABLE
+        job = snapshot.jobs.get(request.job_id)
+        if job is not None and job.restart_count >= request.attempt:
+            self.missing_since = None
+            return job
+        # Missing from a good snapshot, or a snapshot taken before this attempt began (before
+        # the requeue): ask slurmctld directly rather than judge from stale data. Both are rare.
+        now = time.monotonic()
+        if now < self.next_direct_check:
+            return MISSING
+        self.next_direct_check = now + DIRECT_CHECK_EVERY_S
+        control = self.owner._control
+        try:
+            job = await control.show_job(request.job_id)
+            if job is not None:
+                self.missing_since = None
+                return job
+            known = await control.job_known(request.job_id)
+        except SlurmError as exc:
+            self.slurm_error = str(exc)
+            return UNREACHABLE
+        if known:
+            return MISSING  # listed by scontrol though not by squeue: keep watching
+        first = self.missing_since = self.missing_since or time.time()
+        if time.time() - first >= request.config.vanish_confirm_s:
+            return None
+        return MISSING
+
+    def _unreachable(self, now: float) -> Observation | None:
+        """Slurm does not answer: remember since when, and say so once it has lasted."""
+        cursor = self.log.cursor
+        if not cursor.slurm_unreachable_since:
+            cursor.slurm_unreachable_since = now
+            log.warning("job %s: Slurm cannot say: %s", self.request.job_id, self.slurm_error)
+        if cursor.slurm_unreachable_reported:
+            return None
+        waited = now - cursor.slurm_unreachable_since
+        if waited < UNREACHABLE_REPORT_AFTER_S:
+            return None
+        cursor.slurm_unreachable_reported = True
+        return self._note(
+            Observed.SLURM_UNREACHABLE,
+            f"Slurm unreachable for {waited:.0f}s ({self.slurm_error[:300]}): "
+            "nothing is decided or changed until slurmctld answers again",
+        )
+
+    def _answered(self, now: float) -> Observation | None:
+        """Slurm answers (again): a reported outage is over, and that is noted once."""
+        cursor = self.log.cursor
+        since, reported = cursor.slurm_unreachable_since, cursor.slurm_unreachable_reported
+        cursor.slurm_unreachable_since, cursor.slurm_unreachable_reported = 0.0, False
+        if not reported:
+            return None
+        return self._note(
+            Observed.SLURM_RECOVERED, f"Slurm answers again after {now - since:.0f}s unreachable"
+        )
+
+    def _note(self, kind: Observed, detail: str) -> Observation:
+        job = self.last_known or SlurmJob(
+            job_id=self.request.job_id, name="", state=JobState.UNKNOWN
+        )
+        self._beat(force=True)
+        # A note is no decision: a finding still awaiting Slurm's confirmation stays carried.
+        observation = self._observation(kind, job, detail, keep_unconfirmed=True)
+        observation.evidence = []
+        return observation
+
+    async def _still_running(self, job: SlurmJob) -> bool | None:
+        """Slurm's word, not the snapshot's, before acting on what a log line says.
+
+        A user's scancel also writes lines that look like failures (slurmstepd's "CANCELLED",
+        srun's "task 0: Terminated"); they arrive after slurmctld has ended the job. Acting on
+        them from a snapshot up to one poll old would requeue a job its owner cancelled, so a
+        live finding counts only while slurmctld still shows the attempt RUNNING. None: Slurm
+        cannot say now (ask again later; never act on silence).
+        """
+        try:
+            current = await self.owner._control.show_job(job.job_id)
+        except SlurmError as exc:
+            self.slurm_error = str(exc)
+            return None
+        return (
+            current is not None
+            and current.state is JobState.RUNNING
+            and current.restart_count == self.request.attempt
+        )
+
+    # --- the loop -------------------------------------------------------------------------
+
+    def _observation(
+        self, kind: Observed, job: SlurmJob, detail: str = "", *, keep_unconfirmed: bool = False
+    ) -> Observation:
         finding = self.first_finding
         return Observation(
             kind=kind,
@@ -144,28 +271,54 @@ class _AttemptWatcher:
             detail=detail or (finding.summary if finding else ""),
             category=finding.category if finding else "",
             requeue_warranted=finding.requeue_warranted if finding else None,
-            cursor=self.log.cursor,
+            cursor=self._cursor_now(unconfirmed=keep_unconfirmed),
+        )
+
+    def _cursor_now(self, *, unconfirmed: bool = True) -> LogCursor:
+        """A copy of the cursor with the analyzer's state: what another worker resumes from."""
+        cursor = self.log.cursor
+        return dataclasses.replace(
+            cursor,
+            analyzer=self.analyzer.export_state() if self.analyzer is not None else cursor.analyzer,
+            unconfirmed=_finding_state(self.unconfirmed)
+            if unconfirmed and self.unconfirmed is not None
+            else {},
         )
 
     def _beat(self, force: bool = False) -> None:
         now = time.monotonic()
         if activity.in_activity() and (force or now - self.last_beat >= HEARTBEAT_EVERY_S):
-            activity.heartbeat(self.log.cursor)
+            activity.heartbeat(self._cursor_now())
             self.last_beat = now
 
     async def run(self) -> Observation:
         request = self.request
         while True:
-            job = await self.owner._current_job(request.job_id, request.attempt)
-            if job is UNKNOWN:
+            job = await self._current_job()
+            if job is UNREACHABLE:
+                note = self._unreachable(time.time())
+                if note is not None:
+                    return note
                 self._beat()
                 await asyncio.sleep(self.owner._poll_interval * 4)
+                continue
+            recovered = self._answered(time.time())
+            if recovered is not None:
+                return recovered
+            if job is MISSING:
+                self._beat()
+                await asyncio.sleep(self.owner._poll_interval)
                 continue
             if job is None:
                 gone = SlurmJob(job_id=request.job_id, name="", state=JobState.UNKNOWN)
                 return self._observation(
-                    Observed.VANISHED, gone, "slurmctld no longer knows the job"
+                    Observed.VANISHED,
+                    gone,
+                    "slurmctld answered 'Invalid job id' for the job for "
+                    f"{request.config.vanish_confirm_s:.0f}s while answering for the cluster",
                 )
+            assert isinstance(job, SlurmJob)
+            self.last_known = job
             if job.restart_count > request.attempt:
                 return self._observation(Observed.REQUEUED, job, "the job was requeued outside ajr")
             if job.state in (JobState.RUNNING, JobState.COMPLETING) or job.state.is_ended:
@@ -174,22 +327,25 @@ class _AttemptWatcher:
                     return observation
             if job.state.is_ended:
                 return await self._ended(job)
-            waited = self._straggler_wait_over(job)
+            waited = self._straggler_wait_over(job) if self.unconfirmed is None else None
             if waited is not None:
                 return waited
             self._beat()
             await asyncio.sleep(self.owner._poll_interval)
 
     async def _ended(self, job: SlurmJob) -> Observation:
-        observation = self._observation(Observed.EXITED, job)
         if job.state is JobState.NODE_FAIL and job.partition:
             try:
                 states = await self.owner._control.partition_nodes(job.partition)
             except SlurmError:
                 states = {}
-            failed = [n for n in job.nodes if states.get(n, "") in UNUSABLE_NODE_STATES]
-            observation.culprit_nodes = sorted(set(observation.culprit_nodes) | set(failed))
-        observation.cursor.checkpoints = self._checkpoints()
+        else:
+            states = {}
+        self.unconfirmed = None  # the end is what is reported now
+        self.log.cursor.checkpoints = self._checkpoints()
+        observation = self._observation(Observed.EXITED, job)
+        failed = [n for n in job.nodes if states.get(n, "") in UNUSABLE_NODE_STATES]
+        observation.culprit_nodes = sorted(set(observation.culprit_nodes) | set(failed))
         return observation
 
     def _straggler_wait_over(self, job: SlurmJob) -> Observation | None:
@@ -219,13 +375,18 @@ class _AttemptWatcher:
                     job_tasks=job.tasks,
                     hang_timeout_s=config.hang_timeout_s,
                     checkpoint_patterns=tuple(config.checkpoint_patterns),
+                    checkpoint_start_patterns=tuple(config.checkpoint_start_patterns),
                     extra={
                         "setup_timeout_s": str(config.setup_hang_timeout_s),
                         "checkpoint_timeout_s": str(config.checkpoint_hang_timeout_s),
+                        "eval_timeout_s": str(config.eval_hang_timeout_s),
                         "crash_confirm_s": str(config.crash_confirm_s),
                     },
                 )
             )
+            saved = self.log.cursor.analyzer
+            if saved and not self.analyzer.restore_state(saved):
+                log.warning("job %s: analyzer state not restored", job.job_id)
         return self.analyzer
 
     async def _locate(self, job: SlurmJob) -> None:
@@ -249,6 +410,8 @@ class _AttemptWatcher:
             job.job_id,
             job.start_time or state.cursor.running_since,
             self.request.earlier_logs,
+            owner_uid=job.user_id,
+            latest_stamp=job.end_time if job.state.is_ended and job.end_time else time.time(),
         )
         if not path:
             return
@@ -266,40 +429,32 @@ class _AttemptWatcher:
             cursor.running_since = job.start_time or now
         await self._locate(job)
         analyzer = self._analyzer_for(job)
-        actionable: Finding | None = None
         # Every line read is fed, even after a finding: later lines only add evidence, and a
         # resumed watch (same offset) must not skip lines the analyzer never saw.
         for finding in await self._read_and_feed(job, analyzer, now):
             if self.first_finding is None:
                 self.first_finding = finding
-            if actionable is None and finding.kind not in self.ignore and not job.state.is_ended:
-                actionable = finding
+            if (
+                self.unconfirmed is None
+                and finding.kind not in self.ignore
+                and not job.state.is_ended
+            ):
+                self.unconfirmed = finding
         cursor.checkpoints = self._checkpoints()
-        if actionable is not None and await self._still_running(job):
-            self._beat(force=True)
-            return self._observation(actionable.kind, job)
+        if self.unconfirmed is not None:
+            running = await self._still_running(job)
+            if running is None:
+                self._beat(force=True)  # keep the finding: acted on once Slurm confirms
+                return None
+            finding, self.unconfirmed = self.unconfirmed, None
+            if running:
+                self.first_finding = self.first_finding or finding
+                return self._observation(finding.kind, job)
+            # Not running any more: the loop sees the real end next; the line stays evidence.
+            return None
         if job.state is not JobState.RUNNING:
             return None
         return await self._silence(job, analyzer, now)
-
-    async def _still_running(self, job: SlurmJob) -> bool:
-        """Slurm's word, not the snapshot's, before acting on what a log line says.
-
-        A user's scancel also writes lines that look like failures (slurmstepd's "CANCELLED",
-        srun's "task 0: Terminated"); they arrive after slurmctld has ended the job. Acting on
-        them from a snapshot up to one poll old would requeue a job its owner cancelled, so a
-        live finding counts only while slurmctld still shows the attempt RUNNING. Otherwise the
-        loop goes on to the real end state, and the finding stays as evidence.
-        """
-        try:
-            current = await self.owner._control.show_job(job.job_id)
-        except SlurmError:
-            return job.state is JobState.RUNNING  # Slurm cannot say: the snapshot is all we have
-        return (
-            current is not None
-            and current.state is JobState.RUNNING
-            and current.restart_count == self.request.attempt
-        )
 
     async def _read_and_feed(
         self, job: SlurmJob, analyzer: LogAnalyzer, now: float
@@ -360,8 +515,8 @@ class _AttemptWatcher:
             )
         if finding is None or finding.kind in self.ignore:
             return None
-        if not await self._still_running(job):
-            return None  # silence because it ended: the loop sees the real end next
+        if finding.kind is not Observed.LOG_MISSING and not await self._still_running(job):
+            return None  # ended (the loop sees the real end next) or Slurm cannot say
         self.first_finding = self.first_finding or finding
         self._beat(force=True)
         return self._observation(finding.kind, job, finding.summary)

@@ -20,7 +20,9 @@ class Verdict(StrEnum):
 
 
 ALLOWED_KEYS = frozenset({"auto_resume_mode", "max_requeue_times"})
-_MENTIONS_APS = re.compile(r"\bAPS\b")
+_MENTIONS_APS = re.compile(r"\bAPS\b", re.IGNORECASE)
+# Slurm keeps comments up to a few kilobytes; anything longer is not a directive a person wrote.
+MAX_COMMENT_CHARS = 8192
 
 
 @dataclass(frozen=True)
@@ -38,19 +40,36 @@ def _invalid(reason: str) -> EnrolmentDecision:
 
 
 def parse_aps_comment(comment: str) -> EnrolmentDecision:
-    """Decide from the comment alone whether the job asked to be managed, and with what."""
+    """Decide from the comment alone whether the job asked to be managed, and with what.
+
+    Never raises: whatever a user writes, the answer is a decision with a reason.
+    """
     text = comment.strip()
     if not _MENTIONS_APS.search(text):
         return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment has no APS directive")
+    if len(text) > MAX_COMMENT_CHARS:
+        return _invalid(f"comment longer than {MAX_COMMENT_CHARS} characters")
     try:
         document = json.loads(text)
     except json.JSONDecodeError as exc:
         if text.startswith("{"):
             return _invalid(f"not valid JSON ({exc.msg} at column {exc.colno})")
         return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment is not JSON")
-    if not isinstance(document, dict) or "APS" not in document:
+    except RecursionError:
+        return _invalid("JSON nested too deeply")
+    except ValueError as exc:  # e.g. an integer beyond Python's digit limit
+        return _invalid(f"not valid JSON ({str(exc)[:100]})")
+    if not isinstance(document, dict):
         return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment JSON has no APS key")
-    aps = document["APS"]
+    keys = [key for key in document if isinstance(key, str) and key.upper() == "APS"]
+    if not keys:
+        return EnrolmentDecision(Verdict.NOT_OPTED_IN, reason="comment JSON has no APS key")
+    if len(keys) > 1:
+        return _invalid(f"several APS keys ({', '.join(map(repr, keys))}); use one 'APS'")
+    warnings: tuple[str, ...] = ()
+    if keys[0] != "APS":
+        warnings = (f"key {keys[0]!r} accepted as 'APS' (the documented spelling)",)
+    aps = document[keys[0]]
     if not isinstance(aps, dict):
         return _invalid("APS must be a JSON object")
     unknown = sorted(set(aps) - ALLOWED_KEYS)
@@ -71,9 +90,8 @@ def parse_aps_comment(comment: str) -> EnrolmentDecision:
     ):
         return _invalid(f"max_requeue_times must be a non-negative integer, got {raw_max!r}")
 
-    warnings: tuple[str, ...] = ()
     if mode is AutoResumeMode.SINGLETON_DEPENDENCY:
-        warnings = ("auto_resume_mode 'singleton_dependency' is deprecated; managed as 'requeue'",)
+        warnings += ("auto_resume_mode 'singleton_dependency' is deprecated; managed as 'requeue'",)
     return EnrolmentDecision(
         Verdict.MANAGED, mode=mode, max_requeue_times=raw_max, warnings=warnings
     )

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
+from typing import Any
 
 
 class Observed(StrEnum):
@@ -19,7 +20,15 @@ class Observed(StrEnum):
     LOG_MISSING = "LOG_MISSING"  # no log found within startup_timeout: warn, never kill for it
     EXITED = "EXITED"  # the attempt ended; see state and exit status
     REQUEUED = "REQUEUED"  # the restart count moved on without ajr (Slurm or a person)
-    VANISHED = "VANISHED"  # slurmctld no longer knows the job
+    VANISHED = "VANISHED"  # slurmctld said "Invalid job id" for the job, confirmed over time
+    # Notes, not decisions: Slurm stopped answering (nothing is changed meanwhile), and answered
+    # again; the watch goes on with the same position.
+    SLURM_UNREACHABLE = "SLURM_UNREACHABLE"
+    SLURM_RECOVERED = "SLURM_RECOVERED"
+
+
+# Observations that are recorded as a note and never decided on.
+NOTES = frozenset({Observed.SLURM_UNREACHABLE, Observed.SLURM_RECOVERED})
 
 
 # A stop decision on these cancels the attempt: it crashed or hangs, its nodes are wasted.
@@ -67,11 +76,14 @@ class RecoveryConfig:
     setup_hang_timeout_s: float = 900.0
     checkpoint_hang_timeout_s: float = 600.0
     crash_confirm_s: float = 30.0
+    eval_hang_timeout_s: float = 900.0
+    vanish_confirm_s: float = 60.0  # "Invalid job id" must persist this long to mean VANISHED
     startup_timeout_s: float = 1800.0
     release_timeout_s: float = 60.0
     terminal_exit_codes: list[int] = field(default_factory=lambda: [93, 17])
     different_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
     checkpoint_patterns: list[str] = field(default_factory=list)
+    checkpoint_start_patterns: list[str] = field(default_factory=list)
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False
 
@@ -86,6 +98,14 @@ class LogCursor:
     checkpoints: int = 0
     last_line_at: float = 0.0  # epoch seconds of the last new line (0: none yet)
     running_since: float = 0.0  # epoch seconds the watch first saw the attempt RUNNING
+    # The analyzer's own state (pending crash signals, phase, cadence), so a watch resumed on
+    # another worker neither loses a crash awaiting confirmation nor restarts its phases.
+    analyzer: dict[str, Any] = field(default_factory=dict)
+    # A finding read from the log that Slurm could not yet confirm (the attempt still RUNNING):
+    # kept until it can, never acted on before.
+    unconfirmed: dict[str, Any] = field(default_factory=dict)
+    slurm_unreachable_since: float = 0.0  # epoch seconds; 0: Slurm answers
+    slurm_unreachable_reported: bool = False
 
 
 @dataclass

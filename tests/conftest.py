@@ -11,6 +11,7 @@ stack. AJR_TEST_PORT_OFFSET shifts every fixed test port, for two test runs on o
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import tempfile
 import uuid
@@ -151,9 +152,14 @@ class SlurmFixture:
 
 
 @pytest.fixture(scope="session")
-def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlurmFixture]:
-    """A fresh 4-node cluster "ajrtest" (partition gpu) for the session, stopped afterwards."""
-    state_dir = tmp_path_factory.mktemp("slurm")
+def slurm_cluster() -> Iterator[SlurmFixture]:
+    """A fresh 4-node cluster "ajrtest" (partition gpu) for the session, stopped afterwards.
+
+    Its state dir is world-traversable (pytest's own tmp dirs are 0700): jobs of other users
+    read slurm.conf through SLURM_CONF, as every user of a real cluster can.
+    """
+    state_dir = Path(tempfile.mkdtemp(prefix="ajr-test-slurm-", dir=tempfile.gettempdir()))
+    state_dir.chmod(0o755)
     reap_leftovers(
         f"slurm-{TEST_SLURMCTLD_PORT}",
         state_dir,
@@ -186,6 +192,7 @@ def slurm_cluster(tmp_path_factory: pytest.TempPathFactory) -> Iterator[SlurmFix
         )
     finally:
         cluster.stop()
+        shutil.rmtree(state_dir, ignore_errors=True)
 
 
 # --- databases ----------------------------------------------------------------------------------

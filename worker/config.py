@@ -75,6 +75,10 @@ class Settings(BaseSettings):
     # How long an ambiguous crash line (a Python exception, a NCCL error) waits for training to
     # go on before it counts; unambiguous ones and exited processes are acted on at once.
     crash_confirm: float = Field(default=30.0, ge=0)
+    # Silence allowed while an evaluation runs ("Running Evaluation", "Validating", ...).
+    eval_hang_timeout: float = Field(default=900.0, gt=0)
+    # slurmctld must answer "Invalid job id" for a job this long before ajr stops managing it.
+    vanish_confirm: float = Field(default=60.0, ge=0)
     startup_timeout: float = Field(default=1800.0, gt=0)
     release_timeout: float = Field(default=60.0, gt=0)
     straggler_checkpoint_wait: float = Field(default=1800.0, gt=0)
@@ -85,6 +89,8 @@ class Settings(BaseSettings):
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)
     extra_checkpoint_patterns: StrList = []
+    # Site forms of a save that has begun (open the checkpoint phase; no save is counted).
+    checkpoint_start_patterns: StrList = []
 
     # Local dev stack (`ajr dev up`, files in state_dir / "dev"): cluster size and the ports it
     # binds on 127.0.0.1. Change them to run beside another Slurm or Temporal on this host.
@@ -111,6 +117,7 @@ class Settings(BaseSettings):
         "different_hardware_exit_codes",
         "checkpoint_patterns",
         "extra_checkpoint_patterns",
+        "checkpoint_start_patterns",
         mode="before",
     )(_split_list)
 
@@ -123,7 +130,9 @@ class Settings(BaseSettings):
             raise ValueError("cluster_name must be letters, digits, '.', '_' or '-'")
         return value
 
-    @field_validator("checkpoint_patterns", "extra_checkpoint_patterns")
+    @field_validator(
+        "checkpoint_patterns", "extra_checkpoint_patterns", "checkpoint_start_patterns"
+    )
     @classmethod
     def _patterns_compile(cls, value: list[str]) -> list[str]:
         import re

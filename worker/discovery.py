@@ -80,6 +80,24 @@ def plan_enrolment(job: SlurmJob, policy: DiscoveryPolicy) -> Enrolment | None:
     )
 
 
+def plan_rejection(job: SlurmJob, policy: DiscoveryPolicy, reason: str) -> Enrolment:
+    """A not-managed record for a job ajr cannot handle, with the reason. Pure."""
+    decision = EnrolmentDecision(Verdict.INVALID, reason=reason)
+    return Enrolment(
+        job=job,
+        decision=decision,
+        input=JobRecoveryInput(
+            cluster=policy.cluster,
+            job_id=job.job_id,
+            job_name=job.name[:200],
+            user_name=job.user_name[:200],
+            partition=job.partition[:200],
+            not_managed_reason=reason[:500],
+            config=policy.config,
+        ),
+    )
+
+
 def new_candidates(snapshot: ClusterSnapshot, seen: set[int]) -> list[SlurmJob]:
     return [
         job
@@ -111,9 +129,13 @@ class Discoverer:
 
     async def discover(self, snapshot: ClusterSnapshot) -> None:
         self.stats.rounds += 1
-        self._seen &= set(snapshot.jobs)  # forget jobs slurmctld has forgotten
+        self._seen &= set(snapshot.jobs)  # forget jobs slurmctld has forgotten (good polls only)
         for job in new_candidates(snapshot, self._seen):
-            enrolment = plan_enrolment(job, self._policy)
+            try:
+                enrolment = plan_enrolment(job, self._policy)
+            except Exception as exc:  # one job's surprise must never stop the round
+                log.exception("job %s: cannot read its enrolment", job.job_id)
+                enrolment = plan_rejection(job, self._policy, f"ajr could not read it: {exc!r}")
             if enrolment is None:
                 self._seen.add(job.job_id)
                 continue
@@ -122,7 +144,22 @@ class Discoverer:
             except RPCError as exc:  # Temporal unreachable: try again next round
                 log.warning("could not enrol job %s: %s", job.job_id, exc)
                 continue
+            except Exception:
+                # Something about this job that Temporal or the converter refuses: record it as
+                # not managed with the reason, and go on with the other jobs.
+                log.exception("job %s: could not start its workflow", job.job_id)
+                if not await self._reject_quietly(job, "ajr could not start its workflow"):
+                    continue
             self._seen.add(job.job_id)
+
+    async def _reject_quietly(self, job: SlurmJob, reason: str) -> bool:
+        """Start a not-managed record for `job`; False if even that fails (retry next round)."""
+        try:
+            await self._start(plan_rejection(job, self._policy, reason))
+        except Exception:
+            log.exception("job %s: could not record it as not managed", job.job_id)
+            return False
+        return True
 
     async def _start(self, enrolment: Enrolment) -> None:
         job, decision = enrolment.job, enrolment.decision

@@ -39,6 +39,8 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         setup_hang_timeout_s=settings.setup_hang_timeout,
         checkpoint_hang_timeout_s=settings.checkpoint_hang_timeout,
         crash_confirm_s=settings.crash_confirm,
+        eval_hang_timeout_s=settings.eval_hang_timeout,
+        vanish_confirm_s=settings.vanish_confirm,
         startup_timeout_s=settings.startup_timeout,
         release_timeout_s=settings.release_timeout,
         straggler_checkpoint_wait_s=settings.straggler_checkpoint_wait,
@@ -47,6 +49,7 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         terminal_exit_codes=list(settings.terminal_exit_codes),
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         checkpoint_patterns=settings.all_checkpoint_patterns,
+        checkpoint_start_patterns=list(settings.checkpoint_start_patterns),
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,
     )

@@ -23,6 +23,7 @@ with workflow.unsafe.imports_passed_through():
     from models.recovery import (
         CANCEL_ON_STOP,
         LIVE_ANOMALIES,
+        NOTES,
         Action,
         AttemptRecord,
         CancelRequest,
@@ -86,6 +87,7 @@ class JobRecoveryWorkflow:
         cursor = self.state.resume_cursor or LogCursor()
         self.state.resume_cursor, self.state.resume_ignore = None, []
         straggler: Observation | None = None  # a straggler waiting for its checkpoint
+        straggler_by = 0.0  # ... at most until then (epoch seconds)
         while True:
             if self.state.stop_requested:
                 return self._finish(Outcome.STOPPED_BY_OPERATOR, self.state.stop_reason)
@@ -93,20 +95,31 @@ class JobRecoveryWorkflow:
                 # Same attempt, fresh history: carry the watch's position so nothing is re-read.
                 self.state.resume_cursor, self.state.resume_ignore = cursor, ignore
                 return await self._next_run()
-            observation = await self._watch(ignore, cursor, straggler)
+            observation = await self._watch(ignore, cursor, straggler, straggler_by)
             if observation is None:
                 continue  # stopped: the loop's first check finishes
+            if observation.kind in NOTES:
+                # Slurm stopped answering (or answers again): say so, decide nothing, watch on.
+                self._note(observation.detail)
+                cursor = observation.cursor
+                continue
             acting = self._acting()
             if observation.kind is Observed.STRAGGLER:
                 if straggler is None and acting:
                     # Slow is not dead: requeue once the next checkpoint is saved.
                     straggler, cursor = observation, observation.cursor
+                    straggler_by = (
+                        workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
+                    )
                     _keep_watching(ignore, observation)
                     await self._record(observation, self._straggler_wait(observation), acted=False)
                     continue
                 if straggler is not None:
                     if not acting:  # paused while waiting: wait for the save after this one
                         straggler.cursor = cursor = observation.cursor
+                        straggler_by = (
+                            workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
+                        )
                         continue
                     observation.culprit_nodes = straggler.culprit_nodes
                     observation.evidence = [*straggler.evidence, observation.detail]
@@ -226,7 +239,11 @@ class JobRecoveryWorkflow:
         )
 
     async def _watch(
-        self, ignore: list[str], cursor: LogCursor, straggler: Observation | None = None
+        self,
+        ignore: list[str],
+        cursor: LogCursor,
+        straggler: Observation | None = None,
+        straggler_by: float = 0.0,
     ) -> Observation | None:
         self.phase = f"watching attempt {self.state.attempt}"
         self._show()
@@ -241,11 +258,7 @@ class JobRecoveryWorkflow:
                 cursor=cursor,
                 earlier_logs=sorted({r.log_path for r in self.state.attempts if r.log_path}),
                 return_after_checkpoints=straggler.cursor.checkpoints if straggler else -1,
-                return_by=(
-                    workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
-                    if straggler
-                    else 0.0
-                ),
+                return_by=straggler_by if straggler else 0.0,
             ),
             start_to_close_timeout=options.WATCH_START_TO_CLOSE,
             heartbeat_timeout=options.WATCH_HEARTBEAT,

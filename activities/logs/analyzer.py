@@ -7,8 +7,9 @@ intelligence engine implements the same protocol.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Any, Protocol
 
 from models.recovery import Observed
 
@@ -33,6 +34,7 @@ class AnalyzerContext:
     job_tasks: int = 0  # with job_nodes: which node a rank ran on (block distribution)
     hang_timeout_s: float = 120.0
     checkpoint_patterns: tuple[str, ...] = ()
+    checkpoint_start_patterns: tuple[str, ...] = ()  # site forms of a save that has begun
     extra: dict[str, str] = field(default_factory=dict)
 
 
@@ -48,4 +50,12 @@ class LogAnalyzer(Protocol):
     @property
     def checkpoints(self) -> int:
         """Checkpoint saves seen so far in this attempt."""
+        ...
+
+    def export_state(self) -> dict[str, Any]:
+        """What a watch resumed on another worker needs to go on where this one stands."""
+        ...
+
+    def restore_state(self, state: Mapping[str, Any]) -> bool:
+        """Take over an exported state; False if it cannot be read (start fresh then)."""
         ...

@@ -8,8 +8,8 @@ so the anomaly reported is the first one ajr's watcher would have acted on:
 - CRASH: a finding from `feed`, or failure signals still pending when the file ends (the job
   did not train on after them);
 - HANG: a gap between consecutive line timestamps that `LogEngine.silence` calls a hang, i.e.
-  longer than the hang timeout in training (less with a fast iteration cadence: the engine's
-  floor is half the timeout), or than the setup/checkpoint allowances in those phases;
+  longer than the hang timeout in training (more for a slow iteration cadence), or than the
+  setup/checkpoint/evaluation allowances in those phases;
 - STRAGGLER: the engine's STRAGGLER finding (a sustained TFLOP drop or an NVRx report).
 
 Reading is bounded in memory like the watcher's; the report keeps every TFLOP value and save.

@@ -77,6 +77,9 @@ _TOKENS = (
     "Rank=",
     "STRAGGLER",  # NVRx's warning, which names the slow ranks (its score rows carry "Rank=")
     "heartbeat",  # NVRx's rank monitor: "Did not get subsequent heartbeat" is a hang, directly
+    "valuat",  # evaluation phase markers ("Running Evaluation", "Evaluating", "evaluation")
+    "alidat",  # validation phase markers ("Validating", "Validation DataLoader")
+    "ataset",  # data-loading phase markers ("building train, validation, and test datasets")
 )
 
 
@@ -98,6 +101,9 @@ def may_matter(line: str) -> bool:
         or "Rank=" in line
         or "STRAGGLER" in line
         or "heartbeat" in line
+        or "valuat" in line
+        or "alidat" in line
+        or "ataset" in line
     )
 
 
@@ -163,9 +169,25 @@ _SRUN_TASK = re.compile(
 _SRUN_NODE_FAIL = re.compile(r"srun: error: Node failure on (?P<host>[A-Za-z0-9][\w.-]*)")
 _EXIT_CODE = re.compile(r"Exited with exit code (\d+)")
 _TASK_SEP = re.compile(r"[,\s-]")
+# Fatal signals only in the grammar of a death report: "Installing signal handlers for SIGTERM,
+# SIGINT and SIGABRT" names a signal and reports nothing.
+_FATAL_SIGNAL = r"SIG(?:SEGV|BUS|ABRT|ILL|FPE)\b"
 _SEGV = re.compile(
-    r"[Ss]egmentation fault|\bsegfault\b|\bSIG(?:SEGV|BUS|ABRT|ILL|FPE)\b|Bus error"
-    r"|core dumped|Fatal Python error"
+    r"[Ss]egmentation fault|\bsegfault\b|Bus error|core dumped|Fatal Python error"
+    r"|\b(?:received|caught|got|by|with|from|due to|raised|delivered)\s+(?:signal\s+)?"
+    r"(?:<Signals\.)?"
+    + _FATAL_SIGNAL
+    + r"|\bSignal \d+ \("
+    + _FATAL_SIGNAL
+    + r"\) received"
+    + r"|\*\*\* "
+    + _FATAL_SIGNAL
+    + r"(?: \([^)]*\))? received"
+    + r"|\b"
+    + _FATAL_SIGNAL
+    + r"(?: \([^)]*\))? (?:received|caught|occurred|encountered)\b"
+    + r"|\bsignal: "
+    + _FATAL_SIGNAL
 )
 _CUDA = re.compile(
     r"CUDA error: (?P<msg>[^.\n]*?)(?:\.|$|\s*\(|\s*CUDA kernel)"
@@ -592,6 +614,21 @@ _CKPT_SAVED = re.compile(
 )
 _CKPT_START = re.compile(r"saving checkpoint at iteration\s+(?P<iteration>\d+)")
 _ANY_ITERATION = re.compile(r"iteration\D{0,5}?(\d+)", re.IGNORECASE)
+# A save that has begun, in the words frameworks use; it opens the checkpoint phase (a long
+# silence is normal there) and counts as nothing until a completion line follows. Completion
+# forms are tried first, so "finished saving checkpoint" is never a start.
+_CKPT_BEGIN = re.compile(
+    r"\b(?:saving|writing|storing|persisting)\b(?:(?!\btook\b).){0,40}?\bcheck-?points?\b"
+    r"|\bcheck-?point(?:ing)?\b(?:(?!\btook\b).){0,60}?"
+    r"\b(?:is about to be saved|save (?:for step \d+ )?(?:started|begins?|in progress)"
+    r"|saving started)"
+    r"|^\W*checkpointing\b(?! (?:done|finished|complete))",
+    re.IGNORECASE,
+)
+_CKPT_DONE_WORDS = re.compile(
+    r"(?<!to be )\bsaved\b|\b(?:finished|completed?|done|finalized|took)\b", re.IGNORECASE
+)
+_ANY_STEP = re.compile(r"(?:iteration|step)\D{0,5}?(\d+)", re.IGNORECASE)
 
 
 @dataclass(frozen=True, slots=True)
@@ -605,18 +642,20 @@ class CheckpointMatcher:
     """Recognises checkpoint saves: Megatron's lines, the seeds' defaults, site patterns.
 
     A site pattern may name the iteration with `(?P<iteration>\\d+)`; otherwise a number after
-    the word "iteration" on the line is used, if any.
+    the word "iteration" on the line is used, if any. `start_patterns` are site forms of a save
+    that has begun (they open the checkpoint phase and count as no save).
     """
 
-    def __init__(self, patterns: Iterable[str] = ()) -> None:
+    def __init__(self, patterns: Iterable[str] = (), start_patterns: Iterable[str] = ()) -> None:
         extra = [p for p in patterns if p not in DEFAULT_CHECKPOINT_PATTERNS]
         self._defaults = tuple((p, re.compile(p)) for p in DEFAULT_CHECKPOINT_PATTERNS)
         self._extra = tuple((p, re.compile(p)) for p in extra)
+        self._start = tuple((p, re.compile(p)) for p in start_patterns)
 
     @property
     def has_site_patterns(self) -> bool:
         """Site patterns may match lines the prefilter rejects: the engine must try them all."""
-        return bool(self._extra)
+        return bool(self._extra or self._start)
 
     def match(self, text: str) -> CheckpointEvent | None:
         if "heckpoint" in text or "CHECKPOINT" in text:
@@ -634,7 +673,39 @@ class CheckpointMatcher:
             m = pattern.search(text)
             if m is not None:
                 return CheckpointEvent(True, _iteration_of(m, text), source)
+        for source, pattern in self._start:
+            m = pattern.search(text)
+            if m is not None:
+                return CheckpointEvent(False, _iteration_of(m, text), source)
+        if "heckpoint" in text or "HECKPOINT" in text:
+            m = _CKPT_BEGIN.search(text)
+            if m is not None and not _CKPT_DONE_WORDS.search(text):
+                it = _ANY_STEP.search(text)
+                return CheckpointEvent(False, int(it[1]) if it else None, "save-start")
         return None
+
+
+# --- phases other than training (a long silence is normal there) ---------------------------
+
+EVALUATING, LOADING = "evaluating", "loading"
+_PHASE_MARKER = re.compile(
+    r"(?P<eval>\*+ Running (?:Evaluation|Prediction) \*+|\b(?:Running|Starting|Begin(?:ning)?)"
+    r" (?:the )?(?:evaluation|validation|eval)\b|^\W*(?:Evaluating|Validating)\b"
+    r"|\bValidation DataLoader \d|\bEvaluating (?:iter|on|\d))"
+    r"|(?P<load>\bbuilding (?:train|the |\w+ )?(?:[\w, ]{0,40})datasets?\b|\bLoading (?:the )?"
+    r"(?:data|dataset)s?\b|\bPreparing (?:the )?datasets?\b)",
+    re.IGNORECASE,
+)
+
+
+def phase_marker(text: str) -> str | None:
+    """EVALUATING or LOADING when `text` says such a phase begins, else None."""
+    if not ("valuat" in text or "alidat" in text or "ataset" in text or "oading" in text):
+        return None
+    m = _PHASE_MARKER.search(text)
+    if m is None:
+        return None
+    return EVALUATING if m["eval"] else LOADING
 
 
 def _iteration_of(m: re.Match[str], text: str) -> int | None:

@@ -13,18 +13,27 @@ time, the pending finding is returned by the first `feed` or `silence` call made
 signal arriving meanwhile is reported together with the pending ones, and attribution picks
 the first cause.
 
-Phase-aware hang allowance (NVRx's section timeouts, seed 004, in log terms):
-- setup (no progress report yet): silence is a hang only once `setup_timeout_s` have passed
-  since the first line, and never before `hang_timeout_s` of silence;
-- checkpointing (a save started, not yet finished): the same with `checkpoint_timeout_s`
-  counted from the start of the save;
-- training with a known cadence: max(floor, cadence_factor x the longest recent interval
-  between progress reports), capped at `hang_timeout_s`; without a cadence: `hang_timeout_s`.
+Phase-aware hang allowance (NVRx's section timeouts, seed 004, in log terms). A silence is
+never a hang before `hang_timeout_s` (the documented "one line every two minutes"), in any phase:
+- setup (no progress report yet): a hang only once `setup_timeout_s` have passed since the
+  first line;
+- checkpointing (any save-start form: Megatron's, plain "saving checkpoint", HF/DeepSpeed/
+  torchtitan wording, telemetry spans, site start patterns): `checkpoint_timeout_s` from the start
+  of the save; evaluating ("Running Evaluation", "Validating", ...): `eval_timeout_s`; loading
+  (datasets built or loaded mid-run): `setup_timeout_s`. Each ends at the next progress report;
+- training: `hang_timeout_s`, or more for a job whose own iteration cadence is slower
+  (cadence_factor x the longest recent interval between progress reports, at most
+  `setup_timeout_s`).
 
 Settings come from `AnalyzerContext.extra` (strings): setup_timeout_s (900),
-checkpoint_timeout_s (600), hang_floor_s (hang_timeout_s / 2), cadence_factor (5),
-crash_confirm_s (30), confirm_progress (2), nan_reports (3), straggler_score (0.7),
-tflops_warmup (3), tflops_window (5), tflops_drop (0.2), tflops_sustained (5), tflops_quiet (1).
+checkpoint_timeout_s (600), eval_timeout_s (900), cadence_factor (5), crash_confirm_s (30),
+confirm_progress (2), nan_reports (3), straggler_score (0.7), tflops_warmup (3),
+tflops_window (5), tflops_drop (0.2), tflops_sustained (5), tflops_quiet (1).
+
+State that matters across a worker restart (pending failure signals, phase, cadence, the
+throughput baseline) is exported by `export_state` into the watcher's heartbeated cursor and
+restored by `restore_state`, so a resumed watch neither loses a crash waiting for its
+confirmation nor falls back to the start-up allowance.
 
 Stragglers (activities/logs/throughput.py): a persistent drop of the reported TFLOP throughput
 below the job's own baseline, or an NVRx straggler warning (whose ranks are matched to nodes by
@@ -41,14 +50,16 @@ from __future__ import annotations
 
 import math
 from collections import deque
-from collections.abc import Sequence
-from dataclasses import replace
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, replace
+from typing import Any
 
 from activities.logs import telemetry
 from activities.logs.analyzer import AnalyzerContext, Finding
 from activities.logs.attribution import Attribution, attribute
 from activities.logs.detectors import (
     APPLICATION,
+    EVALUATING,
     GPU,
     NODE,
     CheckpointMatcher,
@@ -62,6 +73,7 @@ from activities.logs.detectors import (
     missed_heartbeat,
     next_candidate,
     parse_progress,
+    phase_marker,
 )
 from activities.logs.layout import block_layout
 from activities.logs.lines import parse_timestamp, split_prefix
@@ -69,6 +81,9 @@ from activities.logs.throughput import ThroughputMonitor, ThroughputSettings, pa
 from models.recovery import Observed
 
 _MAX_SIGNALS = 64  # per attempt: enough for attribution, bounded for very noisy failures
+STATE_VERSION = 1
+_STATE_SIGNALS = 8  # signals carried across a worker restart (bounded heartbeat size)
+_STATE_LINE_CHARS = 1000
 _CADENCE_WINDOW = 32
 _RECENT_SAVES = 64
 
@@ -92,7 +107,7 @@ class LogEngine:
         self._setup_s = _setting(context, "setup_timeout_s", 900.0)
         self._layout = block_layout(context.job_nodes, context.job_tasks)
         self._ckpt_s = _setting(context, "checkpoint_timeout_s", 600.0)
-        self._floor_s = _setting(context, "hang_floor_s", hang / 2)
+        self._eval_s = _setting(context, "eval_timeout_s", 900.0)
         self._factor = _setting(context, "cadence_factor", 5.0)
         self._confirm_s = _setting(context, "crash_confirm_s", 30.0)
         self._confirm_reports = max(1, int(_setting(context, "confirm_progress", 2)))
@@ -101,7 +116,9 @@ class LogEngine:
         self._straggler_score = _setting(context, "straggler_score", 0.7)
 
         self._names = NodeNames(context.job_nodes)
-        self._ckpt = CheckpointMatcher(context.checkpoint_patterns)
+        self._ckpt = CheckpointMatcher(
+            context.checkpoint_patterns, context.checkpoint_start_patterns
+        )
         self._site_ckpt = self._ckpt.has_site_patterns
         self._tb = Traceback()
 
@@ -122,6 +139,8 @@ class LogEngine:
         self._saved_iterations: deque[int] = deque(maxlen=_RECENT_SAVES)
         self._last_save_report = -2
         self._saving_since: float | None = None
+        # Another phase where silence is normal (EVALUATING, LOADING) and when it began.
+        self._other_phase: tuple[str, float] | None = None
 
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
@@ -259,6 +278,8 @@ class LogEngine:
     def phase(self) -> str:
         if self._saving_since is not None:
             return "checkpointing"
+        if self._other_phase is not None:
+            return self._other_phase[0]
         return "training" if self._progress_reports else "setup"
 
     @property
@@ -290,16 +311,109 @@ class LogEngine:
         return dict(self._stragglers)
 
     def hang_allowance(self, last_line_at: float) -> float:
-        """Seconds of silence after `last_line_at` that make a hang in the current phase."""
+        """Seconds of silence after `last_line_at` that make a hang in the current phase.
+
+        Never less than the hang timeout: a silence-only hang has a documented minimum.
+        """
         if self._saving_since is not None:
             return max(self._hang, self._ckpt_s - (last_line_at - self._saving_since))
+        if self._other_phase is not None:
+            which, since = self._other_phase
+            budget = self._eval_s if which == EVALUATING else self._setup_s
+            return max(self._hang, budget - (last_line_at - since))
         if not self._progress_reports:
             start = self._first_line_at if self._first_line_at is not None else last_line_at
             return max(self._hang, self._setup_s - (last_line_at - start))
         cadence = self.cadence_s
         if cadence is None:
             return self._hang
-        return min(self._hang, max(self._floor_s, self._factor * cadence))
+        return max(self._hang, min(self._setup_s, self._factor * cadence))
+
+    # --- state carried across a worker restart ---------------------------------------------
+
+    def export_state(self) -> dict[str, Any]:
+        """What a resumed watch needs to go on exactly where this one stands (small, JSON-able).
+
+        The checkpoint count is not here: the watcher carries it in its cursor.
+        """
+        monitor = self._throughput
+        return {
+            "v": STATE_VERSION,
+            "first_line_at": self._first_line_at,
+            "signals": [_signal_state(s) for s in self._signals[:_STATE_SIGNALS]],
+            "pending_since": self._pending_since,
+            "pending_iteration": self._pending_iteration,
+            "reports_since_pending": self._reports_since_pending,
+            "iteration": self._iteration,
+            "progress_reports": self._progress_reports,
+            "last_progress_at": self._last_progress_at,
+            "intervals": list(self._intervals),
+            "nan_streak": self._nan_streak,
+            "saved_iterations": list(self._saved_iterations)[-8:],
+            "last_save_report": self._last_save_report,
+            "saving_since": self._saving_since,
+            "other_phase": list(self._other_phase) if self._other_phase else None,
+            "crashed": self._crashed,
+            "hang_reported": self._hang_reported,
+            "straggler_reported": self._straggler_reported,
+            "throughput": {
+                "baseline": monitor.baseline,
+                "reports": monitor.reports,
+                "confirmed": monitor.confirmed,
+                "startup": list(monitor._startup),
+                "degraded": list(monitor._degraded),
+            },
+        }
+
+    def restore_state(self, state: Mapping[str, Any]) -> bool:
+        """Take over an exported state; False (and nothing changed) if it cannot be read."""
+        if not isinstance(state, Mapping) or state.get("v") != STATE_VERSION:
+            return False
+        try:
+            signals = [_signal_from(raw) for raw in state.get("signals") or []]
+            other = state.get("other_phase")
+            other_phase = (str(other[0]), float(other[1])) if other else None
+            throughput = state.get("throughput") or {}
+            first_line_at = _opt_float(state.get("first_line_at"))
+            pending_since = _opt_float(state.get("pending_since"))
+            pending_iteration = _opt_int(state.get("pending_iteration"))
+            reports_since_pending = int(state.get("reports_since_pending") or 0)
+            iteration = _opt_int(state.get("iteration"))
+            progress_reports = int(state.get("progress_reports") or 0)
+            last_progress_at = _opt_float(state.get("last_progress_at"))
+            intervals = [float(x) for x in state.get("intervals") or []]
+            nan_streak = int(state.get("nan_streak") or 0)
+            saved = [int(x) for x in state.get("saved_iterations") or []]
+            last_save_report = int(state.get("last_save_report", -2))
+            saving_since = _opt_float(state.get("saving_since"))
+            baseline = _opt_float(throughput.get("baseline"))
+            startup = [float(x) for x in throughput.get("startup") or []]
+            degraded = [float(x) for x in throughput.get("degraded") or []]
+            tp_reports = int(throughput.get("reports") or 0)
+        except (TypeError, ValueError, KeyError, IndexError):
+            return False
+        self._first_line_at = first_line_at
+        self._signals = signals
+        self._pending_since = pending_since
+        self._pending_iteration = pending_iteration
+        self._reports_since_pending = reports_since_pending
+        self._iteration = iteration
+        self._progress_reports = progress_reports
+        self._last_progress_at = last_progress_at
+        self._intervals = deque(intervals, maxlen=_CADENCE_WINDOW)
+        self._nan_streak = nan_streak
+        self._saved_iterations = deque(saved, maxlen=_RECENT_SAVES)
+        self._last_save_report = last_save_report
+        self._saving_since = saving_since
+        self._other_phase = other_phase
+        self._crashed = bool(state.get("crashed"))
+        self._hang_reported = bool(state.get("hang_reported"))
+        self._straggler_reported = bool(state.get("straggler_reported"))
+        monitor = self._throughput
+        monitor.baseline, monitor.reports = baseline, tp_reports
+        monitor.confirmed = bool(throughput.get("confirmed"))
+        monitor._startup, monitor._degraded = startup, degraded
+        return True
 
     # --- internals --------------------------------------------------------------------------
 
@@ -327,6 +441,12 @@ class LogEngine:
         if "Rank=" in line or "STRAGGLER" in line:
             self._on_straggler(line)
             return None
+        marker = phase_marker(line)
+        if marker is not None:
+            if self._other_phase is None or self._other_phase[0] != marker:
+                self._other_phase = (marker, at)
+            if marker == EVALUATING:
+                self._throughput.interrupted()
         return detect_crash(line, self._names)
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
@@ -341,6 +461,7 @@ class LogEngine:
         ):
             return self._nan_check(progress, line)  # a repeated or other rank's report
         self._saving_since = None  # a step after a save start: the save is over
+        self._other_phase = None  # and so is an evaluation or a data-loading phase
         # The interval since the previous report: Megatron states it (time per iteration x
         # iterations); else the line's own timestamp; else the arrival time, which a batch of
         # lines read together shares (a zero interval is no information and is skipped).
@@ -545,3 +666,24 @@ class LogEngine:
             category=result.category,
             requeue_warranted=result.requeue,
         )
+
+
+def _signal_state(signal: Signal) -> dict[str, Any]:
+    state = asdict(signal)
+    state["line"] = signal.line[:_STATE_LINE_CHARS]
+    state["summary"] = signal.summary[:_STATE_LINE_CHARS]
+    return state
+
+
+def _signal_from(raw: Mapping[str, Any]) -> Signal:
+    fields = dict(raw)
+    fields["nodes"] = tuple(str(n) for n in fields.get("nodes") or ())
+    return Signal(**{k: v for k, v in fields.items() if k in Signal.__dataclass_fields__})
+
+
+def _opt_float(value: Any) -> float | None:
+    return None if value is None else float(value)
+
+
+def _opt_int(value: Any) -> int | None:
+    return None if value is None else int(value)

@@ -6,12 +6,21 @@ The log-intelligence engine replaces it behind the same `LogAnalyzer` protocol.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from activities.logs.analyzer import AnalyzerContext, Finding
 from models.recovery import Observed
 
 CRASH_SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
-    ("segfault", "APPLICATION", re.compile(r"segmentation fault|SIGSEGV", re.IGNORECASE)),
+    (
+        "segfault",
+        "APPLICATION",
+        re.compile(
+            r"segmentation fault|\b(?:received|caught|got|by|with)\s+(?:signal\s+)?SIGSEGV",
+            re.IGNORECASE,
+        ),
+    ),
     ("cuda", "GPU", re.compile(r"CUDA error|CUDA_ERROR_|cudaError", re.IGNORECASE)),
     (
         "nccl",
@@ -51,6 +60,16 @@ class SignatureAnalyzer:
     @property
     def checkpoints(self) -> int:
         return self._checkpoints
+
+    def export_state(self) -> dict[str, Any]:
+        return {"in_traceback": self._in_traceback, "head": self._traceback_head[:1000]}
+
+    def restore_state(self, state: Mapping[str, Any]) -> bool:
+        if not isinstance(state, Mapping) or "in_traceback" not in state:
+            return False
+        self._in_traceback = bool(state["in_traceback"])
+        self._traceback_head = str(state.get("head") or "")
+        return True
 
     def nodes_named_in(self, line: str) -> tuple[str, ...]:
         return tuple(node for node, word in self._node_words if word.search(line))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from activities.slurm.parse import (
+    ParseError,
     compress_nodes,
     job_paths_from_scontrol,
     jobs_from_squeue_json,
@@ -28,7 +29,12 @@ class SlurmControl:
         self.runner = runner
 
     async def show_job(self, job_id: int) -> SlurmJob | None:
-        """The job as slurmctld knows it now, or None once slurmctld has forgotten it."""
+        """The job as slurmctld knows it now, or None when a good answer does not list it.
+
+        None is not proof that the job is gone (see `job_known`). A degraded answer (slurmctld
+        did not reply, garbage) raises SlurmError: it is never read as "no such job".
+        """
+        # Slurm 22.05's `squeue --json` ignores --jobs and lists every job: filter here.
         result = await self.runner.run(
             "squeue", "--json", "--states=all", f"--jobs={job_id}", check=False
         )
@@ -40,8 +46,30 @@ class SlurmControl:
                 unavailable=True,
                 stderr=result.stderr,
             )
-        jobs = [job for job in jobs_from_squeue_json(result.stdout) if job.job_id == job_id]
+        try:
+            listed = jobs_from_squeue_json(result.stdout)
+        except ParseError as exc:
+            raise SlurmError(f"squeue --jobs={job_id}: {exc}", unavailable=True) from exc
+        jobs = [job for job in listed if job.job_id == job_id]
         return jobs[0] if jobs else None
+
+    async def job_known(self, job_id: int) -> bool:
+        """Slurm's explicit word on whether it has a record of the job.
+
+        False only on slurmctld's own "Invalid job id specified"; anything else that is not an
+        answer (timeout, connection refused, an unexpected message) raises SlurmError.
+        """
+        result = await self.runner.run("scontrol", "-o", "show", "job", str(job_id), check=False)
+        if result.returncode == 0 and f"JobId={job_id} " in result.stdout:
+            return True
+        if "Invalid job id specified" in result.stderr:
+            return False
+        raise SlurmError(
+            f"scontrol show job {job_id} failed ({result.returncode}): "
+            f"{result.stderr.strip() or result.stdout.strip()[:200]}",
+            unavailable=True,
+            stderr=result.stderr,
+        )
 
     async def job_paths(self, job_id: int) -> tuple[str, str]:
         """(stdout path, working directory) of the job."""

@@ -24,6 +24,15 @@ class ParseError(ValueError):
     """Slurm printed something ajr cannot read."""
 
 
+class SlurmAnswerFailed(ParseError):
+    """Slurm printed a well-formed answer that says it failed (e.g. slurmctld did not reply).
+
+    Slurm 22.05's `squeue --json` exits 0 with `"jobs": []` and an `errors` entry ("Failed while
+    looking for jobs") when the controller does not answer: that is no answer, never an empty
+    cluster.
+    """
+
+
 def _number(value: Any, default: int = 0) -> int:
     if isinstance(value, dict):
         if not value.get("set", True) or value.get("infinite"):
@@ -104,6 +113,9 @@ def jobs_from_squeue_json(text: str) -> list[SlurmJob]:
         raise ParseError(f"squeue --json printed invalid JSON: {exc}") from exc
     if not isinstance(document, dict) or not isinstance(document.get("jobs"), list):
         raise ParseError("squeue --json output has no 'jobs' list")
+    errors = document.get("errors") or []
+    if errors:
+        raise SlurmAnswerFailed(f"squeue --json reported errors: {_describe_errors(errors)}")
     jobs = []
     for raw in document["jobs"]:
         if not isinstance(raw, dict):
@@ -113,6 +125,21 @@ def jobs_from_squeue_json(text: str) -> list[SlurmJob]:
         except ParseError as exc:  # one odd job must not blind ajr to every other job
             log.warning("skipping job %s in squeue output: %s", raw.get("job_id"), exc)
     return jobs
+
+
+def _describe_errors(errors: Any) -> str:
+    if not isinstance(errors, list):
+        return str(errors)[:300]
+    parts = []
+    for error in errors[:3]:
+        if isinstance(error, dict):
+            text = " / ".join(
+                str(error[key]) for key in ("description", "error", "source") if error.get(key)
+            )
+            parts.append(text or json.dumps(error)[:200])
+        else:
+            parts.append(str(error)[:200])
+    return "; ".join(parts)
 
 
 _KEY = re.compile(r"(?:^|\s)([A-Za-z][A-Za-z0-9_:/]*)=")

@@ -21,7 +21,7 @@ from temporalio.testing import WorkflowEnvironment
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
 from models.recovery import JobOutcome
-from models.slurm import SlurmJob
+from models.slurm import JobState, SlurmJob
 from worker.config import Settings
 from worker.main import build, running
 from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
@@ -175,3 +175,20 @@ def worker_process(settings: Settings, log_path: Path) -> subprocess.Popen[bytes
             stderr=subprocess.STDOUT,
             cwd=Path(__file__).resolve().parents[2],
         )
+
+
+async def silence_before_requeue(ajr: AjrUnderTest, name: str, job_id: int, limit: float) -> float:
+    """Seconds between the log's last line and the job's requeue, measured from outside."""
+    await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+    deadline = time.monotonic() + 30
+    while not ajr.log_files(name, job_id) and time.monotonic() < deadline:
+        await asyncio.sleep(0.2)
+    (log,) = ajr.log_files(name, job_id)
+    # The kill appends slurmstepd's "CANCELLED" line: the last line is the mtime seen before.
+    last_line_at = log.stat().st_mtime
+    deadline = time.monotonic() + limit
+    while (await ajr.job(job_id)).restart_count == 0:
+        assert time.monotonic() < deadline, f"{name}: not requeued within {limit}s"
+        last_line_at = log.stat().st_mtime
+        await asyncio.sleep(0.1)
+    return time.time() - last_line_at

@@ -10,9 +10,6 @@ import json
 import re
 import signal
 import subprocess
-import time
-from pathlib import Path
-from typing import Any
 
 import pytest
 from sqlmodel import Session, select
@@ -25,9 +22,9 @@ from models.slurm import JobState
 from models.tables import DecisionRecord
 from tests.integration.recovery_harness import (
     AjrUnderTest,
-    ajr_running,
     make_settings,
     seed_script,
+    silence_before_requeue,
     temporal_address,
     worker_process,
 )
@@ -35,26 +32,6 @@ from worker.status import status_lines
 from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.integration
-
-
-@pytest.fixture
-def workdir(tmp_path: Path) -> Path:
-    path = tmp_path / "jobs"
-    path.mkdir()
-    path.chmod(0o755)
-    return path
-
-
-@pytest.fixture
-def start_ajr(temporal_env, slurm_cluster, workdir):
-    """`async with start_ajr(database_url, **settings) as ajr`: a worker on the test cluster."""
-
-    def start(database_url: str, **overrides: Any):
-        return ajr_running(
-            temporal_env, slurm_cluster.conf, slurm_cluster.env, workdir, database_url, **overrides
-        )
-
-    return start
 
 
 async def test_seed_verification_sequence(start_ajr, slurm_cluster, workdir, mysql_url) -> None:
@@ -84,23 +61,6 @@ async def test_seed_verification_sequence(start_ajr, slurm_cluster, workdir, mys
             rows = session.exec(select(DecisionRecord).where(DecisionRecord.job_id == job_id)).all()
         assert sorted((r.attempt, r.action) for r in rows) == [(0, "requeue"), (1, "cancel")]
         assert "segmentation fault" in json.loads(rows[0].evidence)[0]
-
-
-async def silence_before_requeue(ajr: AjrUnderTest, name: str, job_id: int, limit: float) -> float:
-    """Seconds between the log's last line and the job's requeue, measured from outside."""
-    await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
-    deadline = time.monotonic() + 30
-    while not ajr.log_files(name, job_id) and time.monotonic() < deadline:
-        await asyncio.sleep(0.2)
-    (log,) = ajr.log_files(name, job_id)
-    # The kill appends slurmstepd's "CANCELLED" line: the last line is the mtime seen before.
-    last_line_at = log.stat().st_mtime
-    deadline = time.monotonic() + limit
-    while (await ajr.job(job_id)).restart_count == 0:
-        assert time.monotonic() < deadline, f"{name}: not requeued within {limit}s"
-        last_line_at = log.stat().st_mtime
-        await asyncio.sleep(0.1)
-    return time.time() - last_line_at
 
 
 async def test_hang_is_requeued_within_hang_timeout(

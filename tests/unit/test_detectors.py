@@ -30,6 +30,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool | None, bool, boo
     ("3: Segmentation fault (core dumped)", "segfault", "APPLICATION", True, (), None, False, False),
     ("Fatal Python error: Segmentation fault", "segfault", "APPLICATION", True, (), None, False, False),
     ("[rank2]: Signal 6 (SIGABRT) received by PID 4711", "segfault", "APPLICATION", True, (), None, False, False),
+    ("*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f12) from PID 0; stack trace: ***", "segfault", "APPLICATION", True, (), None, False, False),
+    ("process 3 terminated with signal SIGSEGV", "segfault", "APPLICATION", True, (), None, False, False),
     ("/bin/bash: line 1: 4711 Bus error (core dumped) python train.py", "segfault", "APPLICATION", True, (), None, False, False),
     # CUDA
     ("0: RuntimeError: CUDA error: an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), None, False, False),
@@ -123,6 +125,9 @@ HEALTHY = [
     "Epoch 3: 100%|##########| 10/10 [00:01<00:00, loss=0.123]",
     "[default0]: using world size: 8, data-parallel size: 8",
     "Setting the default log level",
+    # Signal names outside a death report (the probe's false crash): evidence only in its grammar.
+    "Installing signal handlers for SIGTERM, SIGINT and SIGABRT",
+    "0: [rank0]: registered SIGSEGV handler for stack traces",
     "",
 ]
 

@@ -200,20 +200,106 @@ def test_setup_phase_allows_a_long_silence_then_the_flat_timeout() -> None:
     assert e2.silence(121.0, 1121.0) is not None
 
 
-def test_known_cadence_tightens_the_allowance_with_a_floor() -> None:
-    e = engine(hang_floor_s="60", cadence_factor="5")
+def test_silence_allowance_is_never_below_the_hang_timeout() -> None:
+    e = engine(cadence_factor="5")
     feed(e, [progress(i, ms=3000.0) for i in range(1, 6)], at=10.0)
     assert e.cadence_s == pytest.approx(3.0)
-    assert e.hang_allowance(10.0) == 60.0  # 5 x 3 s is below the floor
-    assert e.silence(59.0, 69.0) is None
-    hang = e.silence(61.0, 71.0)
+    assert e.hang_allowance(10.0) == 120.0  # a fast cadence never undercuts the documented minimum
+    assert e.silence(119.0, 129.0) is None
+    hang = e.silence(121.0, 131.0)
     assert hang is not None and "after iteration 5" in hang.summary
-    slow = engine(hang_floor_s="60", cadence_factor="5")
-    feed(slow, [progress(i, ms=20000.0) for i in range(1, 4)], at=10.0)
-    assert slow.hang_allowance(10.0) == 100.0  # 5 x 20 s
-    glacial = engine(hang_floor_s="60", cadence_factor="5")
-    feed(glacial, [progress(i, ms=90000.0) for i in range(1, 4)], at=10.0)
-    assert glacial.hang_allowance(10.0) == 120.0  # never beyond the configured hang timeout
+    slow = engine(cadence_factor="5")
+    feed(slow, [progress(i, ms=40000.0) for i in range(1, 4)], at=10.0)
+    assert slow.hang_allowance(10.0) == 200.0  # a job slower than that gets 5 x its own cadence
+    glacial = engine(cadence_factor="5", setup_timeout_s="900")
+    feed(glacial, [progress(i, ms=600000.0) for i in range(1, 4)], at=10.0)
+    assert glacial.hang_allowance(10.0) == 900.0  # at most the setup allowance
+
+
+@pytest.mark.parametrize(
+    "start",
+    [
+        "saving checkpoint",  # the probe's trainer: a plain start form
+        "0: Saving checkpoint to /ckpt/step_300",
+        "[INFO|trainer.py:3984] 2026-11-22 10:00:01,123 >> Saving model checkpoint to "
+        "out/checkpoint-300",
+        "[2026-11-22 10:00:01,123] [INFO] [torch_checkpoint_engine.py:21:save] [Torch] Checkpoint "
+        "global_step300 is about to be saved!",
+        "[titan] 2026-11-22 10:00:01,123 - root - INFO - Saving the checkpoint (or staging if "
+        "async is enabled).",
+        "0: saving checkpoint at iteration     300 to /fsx/checkpoints",
+    ],
+)
+def test_every_save_start_form_opens_the_checkpoint_phase(start: str) -> None:
+    e = engine(checkpoint_timeout_s="600")
+    feed(e, [progress(i, ms=2000.0) for i in range(1, 20)], at=0.0)
+    e.feed(start, 100.0)
+    assert e.phase == "checkpointing"
+    assert e.checkpoints == 0  # a save that began is no checkpoint yet
+    assert e.silence(150.0, 250.0) is None  # the probe's 150 s save: never a hang
+    assert e.silence(601.0, 701.0) is not None
+    feed(e, ["0: Saved checkpoint to /ckpt/step_300", progress(20, ms=2000.0)], at=710.0)
+    assert e.phase == "training"
+
+
+def test_a_site_start_pattern_opens_the_checkpoint_phase() -> None:
+    e = LogEngine(
+        AnalyzerContext(
+            hang_timeout_s=120.0,
+            checkpoint_start_patterns=(r"snapshotting weights",),
+            extra={"checkpoint_timeout_s": "600"},
+        )
+    )
+    feed(e, [progress(i) for i in range(1, 4)], at=0.0)
+    e.feed("0: snapshotting weights to s3://bucket", 10.0)
+    assert e.phase == "checkpointing"
+    assert e.silence(300.0, 310.0) is None
+
+
+@pytest.mark.parametrize(
+    ("marker", "phase", "budget"),
+    [
+        ("***** Running Evaluation *****", "evaluating", 900.0),
+        ("0: Evaluating iter 1/10", "evaluating", 900.0),
+        ("Validation DataLoader 0:   0%|          | 0/50 [00:00<?, ?it/s]", "evaluating", 900.0),
+        ("0: > building train, validation, and test datasets ...", "loading", 600.0),
+    ],
+)
+def test_evaluation_and_data_loading_get_their_phase(
+    marker: str, phase: str, budget: float
+) -> None:
+    e = engine(eval_timeout_s="900", setup_timeout_s="600")
+    feed(e, [progress(i, ms=2000.0) for i in range(1, 6)], at=0.0)
+    e.feed(marker, 50.0)
+    assert e.phase == phase
+    assert e.hang_allowance(50.0) == budget
+    assert e.silence(budget - 1, 50.0 + budget - 1) is None
+    assert e.silence(budget + 1, 50.0 + budget + 1) is not None
+    e.feed(progress(6, ms=2000.0), 60.0)
+    assert e.phase == "training"
+
+
+def test_state_survives_export_and_restore() -> None:
+    """A watch resumed on another worker: pending crash, phase and cadence carry over."""
+    e = engine(crash_confirm_s="30")
+    feed(e, [progress(i, ms=2000.0) for i in range(1, 6)], at=0.0)
+    assert feed(e, ["3: torch.OutOfMemoryError: CUDA out of memory."], at=10.0) == []
+    state = e.export_state()
+    import json
+
+    resumed = engine(crash_confirm_s="30")
+    assert resumed.restore_state(json.loads(json.dumps(state)))
+    assert resumed.phase == "training" and resumed.iteration == 5
+    assert resumed.silence(5.0, 25.0) is None  # still inside the confirmation window
+    crash = resumed.silence(31.0, 41.0)
+    assert crash is not None and crash.kind is Observed.CRASH and "memory" in crash.summary
+    saving = engine()
+    feed(saving, [progress(1), "0: saving checkpoint"], at=0.0)
+    again = engine()
+    assert again.restore_state(saving.export_state()) and again.phase == "checkpointing"
+    assert not engine().restore_state({"v": 999}) and not engine().restore_state(
+        {"v": 1, "intervals": "x"}
+    )
 
 
 def test_checkpointing_phase_gets_its_own_budget() -> None:
@@ -271,7 +357,7 @@ def test_straggler_scores_name_ranks_and_nodes() -> None:
 
 
 def test_bad_settings_fall_back_to_defaults() -> None:
-    e = engine(hang_floor_s="soon", crash_confirm_s="-3")
+    e = engine(cadence_factor="soon", crash_confirm_s="-3")
     feed(e, [progress(1)], at=0.0)
     feed(e, ["3: OSError: [Errno 5] Input/output error"], at=1.0)
     assert e.silence(10.0, 20.0) is None  # the default 30 s window, not -3

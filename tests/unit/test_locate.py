@@ -48,3 +48,28 @@ def test_pick_the_new_attempts_log_not_the_previous_one():
         == "/logs/t_9_date_24-07-31_time_18-15-55.log"
     )
     assert pick_attempt_log(found, START + 60) is None
+
+
+def test_only_the_job_users_own_files_stamped_within_the_attempt(tmp_path):
+    """The probe planted `<name>_<id>_date_30-01-01...log` as another user: never picked."""
+    import os
+
+    now = time.time()
+    stamp = time.strftime("%y-%m-%d_time_%H-%M-%S", time.localtime(now - 5))
+    own = tmp_path / f"t_9_date_{stamp}.log"
+    planted = tmp_path / "t_9_date_30-01-01_time_00-00-00.log"  # the future: planted
+    other = (
+        tmp_path / f"t_9_date_{time.strftime('%y-%m-%d_time_%H-%M-%S', time.localtime(now))}.log"
+    )
+    for path in (own, planted, other):
+        path.write_text("0: x\n")
+    os.chown(own, 4242, 4242)
+    os.chown(planted, 4242, 4242)
+    os.chown(other, 4343, 4343)  # newest, but another user's
+    names = os.listdir(tmp_path)
+    pattern = attempt_log_pattern("t", 9)
+    found = candidates(names, str(tmp_path), pattern, owner_uid=4242)
+    assert sorted(c.path for c in found) == sorted([str(own), str(planted)])
+    assert pick_attempt_log(found, now - 10, latest_stamp=now) == str(own)
+    # without the window the planted future stamp would win: the window is what stops it
+    assert pick_attempt_log(found, now - 10) == str(planted)

@@ -7,6 +7,7 @@ import pytest
 
 from activities.slurm.parse import (
     ParseError,
+    SlurmAnswerFailed,
     compress_nodes,
     expand_nodes,
     job_from_json,
@@ -101,3 +102,22 @@ def test_scontrol_one_line_with_spaces_in_values():
     assert fields["JobName"] == "a b"
     assert fields["StdOut"] == "/tmp/d/slurm-5.out"
     assert fields["WorkDir"] == "/tmp/d"
+
+
+def test_a_degraded_answer_is_a_failure_never_an_empty_cluster():
+    """Slurm 22.05 with slurmctld stopped: exit 0, no jobs, one error (captured on this cluster)."""
+    degraded = {
+        "meta": {"plugin": {"type": "openapi/v0.0.38"}},
+        "errors": [
+            {
+                "description": "Failed while looking for jobs",
+                "error_number": -1,
+                "error": "Unspecified error",
+                "source": "slurm_load_jobs",
+            }
+        ],
+        "jobs": [],
+    }
+    with pytest.raises(SlurmAnswerFailed, match="Failed while looking for jobs"):
+        jobs_from_squeue_json(json.dumps(degraded))
+    assert jobs_from_squeue_json(json.dumps({**degraded, "errors": []})) == []

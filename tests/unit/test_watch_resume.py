@@ -1,40 +1,40 @@
-"""The attempt watcher resumes from its heartbeated log cursor after a worker dies.
+"""The attempt watcher: resumes from its heartbeated cursor, and never reads Slurm's silence.
 
-Boundary stub: a fixed cluster snapshot instead of slurmctld. The log file, the scanner and
-the analyzer are real.
+Boundary fakes: a cluster snapshot and slurmctld's answers (tests/fakes.py) instead of Slurm.
+The log file, the scanner and the analyzers are real.
 """
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from temporalio.testing import ActivityEnvironment
 
+from activities import watch as watch_module
+from activities.logs.analyzer import AnalyzerContext, LogAnalyzer
+from activities.logs.engine import LogEngine
 from activities.logs.signatures import SignatureAnalyzer
-from activities.slurm.control import SlurmControl
-from activities.slurm.poller import ClusterPoller, ClusterSnapshot
-from activities.slurm.runner import SlurmRunner
-from activities.watch import WatchActivities
-from models.recovery import LogCursor, Observed, RecoveryConfig, WatchRequest
+from activities.watch import AnalyzerFactory, WatchActivities
+from models.recovery import LogCursor, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import JobState, SlurmJob
+from tests.fakes import FakePoller, FakeSlurmControl
 
 pytestmark = pytest.mark.unit
 
 
-class FixedPoller(ClusterPoller):
-    def __init__(self, job: SlurmJob) -> None:
-        super().__init__(SlurmRunner(), interval=1.0)
-        self._snapshot = ClusterSnapshot(sequence=1, taken_at=time.time(), jobs={job.job_id: job})
-
-
-def running_job(tmp_path: Path) -> tuple[SlurmJob, Path, int]:
+def running_job(tmp_path: Path, head: str | None = None) -> tuple[SlurmJob, Path, int]:
     started = time.time() - 10
     stamp = time.strftime("date_%y-%m-%d_time_%H-%M-%S", time.localtime(started + 1))
     log = tmp_path / f"train_7_{stamp}.log"
-    head = "0: iteration 1\n0: Saved checkpoint to /ckpt/1\n0: Segmentation fault (core dumped)\n"
+    if head is None:
+        head = (
+            "0: iteration 1\n0: Saved checkpoint to /ckpt/1\n0: Segmentation fault (core dumped)\n"
+        )
     log.write_text(head + "0: iteration 2 after a DataLoader worker restart\n")
     job = SlurmJob(
         job_id=7,
@@ -48,20 +48,22 @@ def running_job(tmp_path: Path) -> tuple[SlurmJob, Path, int]:
     return job, log, len(head.encode())
 
 
-def request(tmp_path: Path) -> WatchRequest:
-    config = RecoveryConfig(hang_timeout_s=0.5, checkpoint_patterns=["Saved checkpoint to"])
-    return WatchRequest(cluster="c", job_id=7, attempt=0, config=config)
+def request(**config: Any) -> WatchRequest:
+    settings = {"hang_timeout_s": 0.5, "checkpoint_patterns": ["Saved checkpoint to"], **config}
+    return WatchRequest(cluster="c", job_id=7, attempt=0, config=RecoveryConfig(**settings))
 
 
-def watcher(job: SlurmJob) -> WatchActivities:
-    return WatchActivities(
-        FixedPoller(job), SlurmControl(SlurmRunner()), SignatureAnalyzer, poll_interval=0.05
-    )
+def watcher(
+    job: SlurmJob, analyzer: AnalyzerFactory = SignatureAnalyzer
+) -> tuple[WatchActivities, FakePoller, FakeSlurmControl]:
+    poller, control = FakePoller([job]), FakeSlurmControl([job])
+    return WatchActivities(poller, control, analyzer, poll_interval=0.05), poller, control
 
 
 async def test_fresh_watch_reads_from_the_top(tmp_path: Path) -> None:
     job, log, _ = running_job(tmp_path)
-    observation = await ActivityEnvironment().run(watcher(job).watch_attempt, request(tmp_path))
+    activities, _, _ = watcher(job)
+    observation = await ActivityEnvironment().run(activities.watch_attempt, request())
     assert observation.kind is Observed.CRASH
     assert observation.cursor.path == str(log) and observation.cursor.checkpoints == 1
 
@@ -81,12 +83,167 @@ async def test_resumed_watch_continues_from_the_heartbeated_offset(tmp_path: Pat
         running_since=job.start_time,
     )
     env.info = dataclasses.replace(env.info, heartbeat_details=[dataclasses.asdict(cursor)])
-    req = request(tmp_path)
-    req.ignore = []
-    observation = await env.run(watcher(job).watch_attempt, req)
+    activities, _, _ = watcher(job)
+    observation = await env.run(activities.watch_attempt, request())
     # Not the old crash line again: only the new line was read, then silence -> HANG.
     assert observation.kind is Observed.HANG
     assert observation.cursor.offset == log.stat().st_size
     assert observation.cursor.lines == 4
     assert observation.cursor.checkpoints == 1  # carried over, not counted twice
     assert beats, "the watcher heartbeats its cursor"
+
+
+def engine_factory(context: AnalyzerContext) -> LogAnalyzer:
+    return LogEngine(context)
+
+
+async def test_a_crash_awaiting_confirmation_survives_a_worker_restart(tmp_path: Path) -> None:
+    """The probe's case: a CUDA OOM line, the process hangs, the worker dies inside the window."""
+    lines = "".join(
+        f"0: iteration {i} | elapsed time per iteration (ms): 2000.0 | lm loss: 2.0\n"
+        for i in range(1, 6)
+    )
+    head = lines + "0: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
+    job, log, _ = running_job(tmp_path, head)
+    log.write_text(head)  # nothing after the OOM line: the process hangs
+    config = {"crash_confirm_s": 1.0, "hang_timeout_s": 60.0, "setup_hang_timeout_s": 900.0}
+    beats: list[Any] = []
+    first = ActivityEnvironment()
+    first.on_heartbeat = lambda *details: beats.append(details[0])
+    activities, _, _ = watcher(job, engine_factory)
+    dying = asyncio.create_task(first.run(activities.watch_attempt, request(**config)))
+    await asyncio.sleep(0.5)  # the OOM line is read and pending; then the worker dies
+    dying.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await dying
+    saved = beats[-1]
+    assert saved.offset == log.stat().st_size
+    assert saved.analyzer["signals"], "the pending OOM signal is in the heartbeated cursor"
+
+    resumed = ActivityEnvironment()
+    resumed.info = dataclasses.replace(resumed.info, heartbeat_details=[dataclasses.asdict(saved)])
+    activities, _, _ = watcher(job, engine_factory)
+    started = time.monotonic()
+    observation = await asyncio.wait_for(
+        resumed.run(activities.watch_attempt, request(**config)), timeout=20
+    )
+    assert observation.kind is Observed.CRASH, observation
+    assert "out of memory" in observation.detail.lower()
+    assert time.monotonic() - started < 10  # the window, not the 900 s start-up allowance
+
+
+async def test_a_finding_waits_for_slurm_to_confirm_and_is_kept_meanwhile(
+    tmp_path: Path,
+) -> None:
+    job, _, _ = running_job(tmp_path)
+    beats: list[Any] = []
+    env = ActivityEnvironment()
+    env.on_heartbeat = lambda *details: beats.append(details[0])
+    activities, _, control = watcher(job)
+    control.reachable = False  # the snapshot still says RUNNING; slurmctld cannot confirm
+    task = asyncio.create_task(env.run(activities.watch_attempt, request(hang_timeout_s=60.0)))
+    await asyncio.sleep(0.6)
+    assert not task.done(), "never acted on while Slurm cannot confirm"
+    assert beats and beats[-1].unconfirmed["kind"] == "CRASH"
+    control.reachable = True
+    observation = await asyncio.wait_for(task, timeout=5)
+    assert observation.kind is Observed.CRASH
+    assert "Segmentation fault" in observation.evidence[0]
+    assert observation.cursor.unconfirmed == {}
+
+
+async def test_a_controller_outage_is_noted_once_and_then_its_end(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(watch_module, "UNREACHABLE_REPORT_AFTER_S", 0.3)
+    job, _, _ = running_job(tmp_path, head="0: iteration 1\n")
+    activities, poller, control = watcher(job)
+    poller.fail()
+    control.reachable = False
+    env = ActivityEnvironment()
+    note = await asyncio.wait_for(
+        env.run(activities.watch_attempt, request(hang_timeout_s=60.0)), timeout=5
+    )
+    assert note.kind is Observed.SLURM_UNREACHABLE and "unreachable" in note.detail
+    assert note.cursor.slurm_unreachable_reported
+    # The next watch goes on from that cursor: no second note for the same outage ...
+    follow = dataclasses.replace(request(hang_timeout_s=60.0), cursor=note.cursor)
+    task = asyncio.create_task(env.run(activities.watch_attempt, follow))
+    await asyncio.sleep(0.6)
+    assert not task.done()
+    # ... and one when slurmctld answers again.
+    poller.publish([job])
+    control.reachable = True
+    back = await asyncio.wait_for(task, timeout=5)
+    assert back.kind is Observed.SLURM_RECOVERED and "answers again" in back.detail
+
+
+async def test_vanished_only_after_slurm_says_invalid_job_id_for_a_while(tmp_path: Path) -> None:
+    job, _, _ = running_job(tmp_path, head="0: iteration 1\n")
+    activities, poller, control = watcher(job)
+    poller.publish([])  # a good answer without the job
+    control.jobs.clear()  # and slurmctld says "Invalid job id"
+    watch_module.DIRECT_CHECK_EVERY_S = 0.05
+    try:
+        started = time.monotonic()
+        observation: Observation = await asyncio.wait_for(
+            ActivityEnvironment().run(
+                activities.watch_attempt, request(hang_timeout_s=60.0, vanish_confirm_s=1.0)
+            ),
+            timeout=5,
+        )
+        assert observation.kind is Observed.VANISHED
+        assert time.monotonic() - started >= 1.0
+        assert control.calls.count("job_known") >= 3  # asked again and again, not once
+    finally:
+        watch_module.DIRECT_CHECK_EVERY_S = 2.0
+
+
+async def test_never_vanished_while_slurm_does_not_answer(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Slurm 22.05's degraded answer (no jobs, an error) must never look like a gone job."""
+    monkeypatch.setattr(watch_module, "UNREACHABLE_REPORT_AFTER_S", 3600.0)
+    job, _, _ = running_job(tmp_path, head="0: iteration 1\n")
+    activities, poller, control = watcher(job)
+    poller.publish([])
+    control.reachable = False
+    task = asyncio.create_task(
+        ActivityEnvironment().run(
+            activities.watch_attempt, request(hang_timeout_s=60.0, vanish_confirm_s=0.1)
+        )
+    )
+    await asyncio.sleep(1.0)
+    assert not task.done()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+
+
+async def test_an_unconfirmed_finding_is_carried_through_an_outage(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Read just before slurmctld froze: noted unreachable, back, then acted on; never lost."""
+    monkeypatch.setattr(watch_module, "UNREACHABLE_REPORT_AFTER_S", 0.3)
+    job, _, _ = running_job(tmp_path)
+    activities, poller, control = watcher(job)
+    control.reachable = False  # the snapshot still says RUNNING; confirmation fails
+    env = ActivityEnvironment()
+    task = asyncio.create_task(env.run(activities.watch_attempt, request(hang_timeout_s=60.0)))
+    await asyncio.sleep(0.3)
+    poller.fail()  # now the cluster poll fails too
+    note = await asyncio.wait_for(task, timeout=5)
+    assert note.kind is Observed.SLURM_UNREACHABLE
+    assert note.cursor.unconfirmed["kind"] == "CRASH"
+    poller.publish([job])
+    control.reachable = True
+    back = await env.run(
+        activities.watch_attempt,
+        dataclasses.replace(request(hang_timeout_s=60.0), cursor=note.cursor),
+    )
+    assert back.kind is Observed.SLURM_RECOVERED and back.cursor.unconfirmed["kind"] == "CRASH"
+    crash = await env.run(
+        activities.watch_attempt,
+        dataclasses.replace(request(hang_timeout_s=60.0), cursor=back.cursor),
+    )
+    assert crash.kind is Observed.CRASH and "Segmentation fault" in crash.evidence[0]

@@ -25,12 +25,13 @@ from typing import Any
 from temporalio import activity
 
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
-from activities.logs.analyzer import AnalyzerContext, Finding, LogAnalyzer
 from activities.logs.locate import find_attempt_log, search_dirs
 from activities.logs.scanner import LogScanner, LogUnavailable
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmError
+from analysis.analyzer import AnalyzerContext, Finding, LogAnalyzer
+from models.categories import Category
 from models.placement import UNUSABLE_NODE_STATES
 from models.recovery import LogCursor, Observation, Observed, WatchRequest
 from models.slurm import JobState, SlurmJob
@@ -90,7 +91,7 @@ def _finding_from(state: dict[str, Any]) -> Finding | None:
             str(state.get("summary", "")),
             tuple(str(e) for e in state.get("evidence") or ()),
             tuple(str(n) for n in state.get("culprit_nodes") or ()),
-            str(state.get("category") or "UNKNOWN"),
+            Category(state.get("category") or "UNKNOWN"),
             state.get("requeue_warranted"),
         )
     except (KeyError, ValueError, TypeError):

@@ -138,9 +138,9 @@ def generate(path: str, size: int, noise: int = 200, seed: int = 7) -> dict[str,
 
 def _measure(mode: str, path: str) -> dict[str, float]:
     """Scan `path` in this process; return CPU and wall seconds, peak RSS and what was found."""
-    from activities.logs.analyzer import AnalyzerContext
-    from activities.logs.engine import LogEngine
     from activities.logs.scanner import LogScanner
+    from analysis.analyzer import AnalyzerContext
+    from analysis.engine import LogEngine
     from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
     engine = LogEngine(AnalyzerContext(checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS))

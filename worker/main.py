@@ -15,13 +15,13 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
-from activities.logs.engine import LogEngine
-from activities.logs.signatures import SignatureAnalyzer
 from activities.records import RecordActivities
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmRunner
 from activities.watch import AnalyzerFactory, WatchActivities
+from analysis.engine import LogEngine
+from analysis.signatures import SignatureAnalyzer
 from models.db import make_engine
 from models.recovery import RecoveryConfig
 from worker.config import Settings

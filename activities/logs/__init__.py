@@ -1,1 +1,1 @@
-"""Reading and understanding a job's log: locating it, tailing it, finding anomalies in it."""
+"""Reading a job's log: locating it, checking access, tailing it (the I/O around `analysis`)."""

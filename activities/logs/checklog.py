@@ -22,13 +22,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from activities.logs import telemetry
-from activities.logs.analyzer import AnalyzerContext, Finding
-from activities.logs.detectors import CheckpointMatcher, Signal, parse_progress
-from activities.logs.engine import LogEngine
-from activities.logs.lines import SrunJoiner, parse_timestamp, split_prefix
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
+from analysis import telemetry
+from analysis.analyzer import AnalyzerContext, Finding
+from analysis.detectors import CheckpointMatcher, Signal, parse_progress
+from analysis.engine import LogEngine
+from analysis.lines import SrunJoiner, parse_timestamp, split_prefix
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 from models.recovery import Observed
 

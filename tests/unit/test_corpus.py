@@ -11,9 +11,9 @@ from typing import Any
 
 import pytest
 
-from activities.logs.analyzer import AnalyzerContext, Finding
-from activities.logs.engine import LogEngine
 from activities.logs.scanner import LogScanner
+from analysis.analyzer import AnalyzerContext, Finding
+from analysis.engine import LogEngine
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
 pytestmark = pytest.mark.unit

@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from activities.logs.detectors import (
+from analysis.detectors import (
     CheckpointMatcher,
     NodeNames,
     Traceback,

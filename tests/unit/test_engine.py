@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from activities.logs.analyzer import AnalyzerContext, Finding, LogAnalyzer
-from activities.logs.attribution import attribute
-from activities.logs.detectors import NodeNames, Signal, detect_crash
-from activities.logs.engine import LogEngine
+from analysis.analyzer import AnalyzerContext, Finding, LogAnalyzer
+from analysis.attribution import attribute
+from analysis.detectors import NodeNames, Signal, detect_crash
+from analysis.engine import LogEngine
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 from models.recovery import Observed
 
@@ -443,8 +443,8 @@ def test_after_a_crash_the_aftermath_is_kept_not_reported_again() -> None:
 
 def test_nvrx_missed_heartbeat_is_a_hang_at_once() -> None:
     """Seed 004: NVRx's rank monitor says a rank stopped; no need to wait for silence."""
-    from activities.logs.analyzer import AnalyzerContext
-    from activities.logs.engine import LogEngine
+    from analysis.analyzer import AnalyzerContext
+    from analysis.engine import LogEngine
     from models.recovery import Observed
 
     engine = LogEngine(AnalyzerContext(job_nodes=("node1",), hang_timeout_s=120.0))

@@ -13,11 +13,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from activities.logs import detectors
-from activities.logs.analyzer import AnalyzerContext, Finding
-from activities.logs.detectors import may_matter, next_candidate
-from activities.logs.engine import LogEngine
 from activities.logs.scanner import LogScanner, _may_hold_long_line
+from analysis import detectors
+from analysis.analyzer import AnalyzerContext, Finding
+from analysis.detectors import may_matter, next_candidate
+from analysis.engine import LogEngine
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
 pytestmark = pytest.mark.unit

@@ -2,9 +2,9 @@
 
 import pytest
 
-from activities.logs.attribution import attribute
-from activities.logs.detectors import GPU, Signal
-from activities.logs.layout import block_layout, node_of_rank
+from analysis.attribution import attribute
+from analysis.detectors import GPU, Signal
+from analysis.layout import block_layout, node_of_rank
 
 pytestmark = pytest.mark.unit
 

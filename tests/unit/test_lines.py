@@ -6,7 +6,7 @@ from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
 
-from activities.logs.lines import (
+from analysis.lines import (
     SRUN_CHUNK_BYTES,
     ParsedLine,
     SrunJoiner,

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from activities.logs.analyzer import AnalyzerContext, Finding
-from activities.logs.engine import LogEngine
-from activities.logs.telemetry import (
+from analysis.analyzer import AnalyzerContext, Finding
+from analysis.engine import LogEngine
+from analysis.telemetry import (
     CheckpointSave,
     Error,
     Iteration,

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from activities.logs.analyzer import AnalyzerContext, Finding
-from activities.logs.engine import LogEngine
-from activities.logs.throughput import ThroughputMonitor, parse_nvrx
+from analysis.analyzer import AnalyzerContext, Finding
+from analysis.engine import LogEngine
+from analysis.throughput import ThroughputMonitor, parse_nvrx
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 from models.recovery import Observed
 

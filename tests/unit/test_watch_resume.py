@@ -16,10 +16,10 @@ import pytest
 from temporalio.testing import ActivityEnvironment
 
 from activities import watch as watch_module
-from activities.logs.analyzer import AnalyzerContext, LogAnalyzer
-from activities.logs.engine import LogEngine
-from activities.logs.signatures import SignatureAnalyzer
 from activities.watch import AnalyzerFactory, WatchActivities
+from analysis.analyzer import AnalyzerContext, LogAnalyzer
+from analysis.engine import LogEngine
+from analysis.signatures import SignatureAnalyzer
 from models.recovery import LogCursor, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import JobState, SlurmJob
 from tests.fakes import FakePoller, FakeSlurmControl

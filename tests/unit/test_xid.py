@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from activities.logs.xid import XID_TABLE, parse_xid, xid_info
+from analysis.xid import XID_TABLE, parse_xid, xid_info
 
 pytestmark = pytest.mark.unit
 

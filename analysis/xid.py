@@ -14,12 +14,14 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from models.categories import Category
+
 
 @dataclass(frozen=True)
 class XidInfo:
     code: int
     meaning: str
-    category: str  # GPU | NODE | APPLICATION | UNKNOWN (the Finding categories)
+    category: Category
     fatal: bool  # the processes using that GPU cannot continue
     requeue: bool | None  # requeue warranted; None: may be the application's own fault
     exclude: bool  # keep the node out of the requeued attempt
@@ -35,7 +37,7 @@ def _x(
     exclude: bool,
     action: str,
 ) -> tuple[int, XidInfo]:
-    return code, XidInfo(code, meaning, category, fatal, requeue, exclude, action)
+    return code, XidInfo(code, meaning, Category(category), fatal, requeue, exclude, action)
 
 
 XID_TABLE: dict[int, XidInfo] = dict(
@@ -90,7 +92,9 @@ def xid_info(code: int) -> XidInfo:
     known = XID_TABLE.get(code)
     if known is not None:
         return known
-    return XidInfo(code, f"Xid {code}", "GPU", False, None, False, "see NVIDIA's Xid catalog")
+    return XidInfo(
+        code, f"Xid {code}", Category.GPU, False, None, False, "see NVIDIA's Xid catalog"
+    )
 
 
 # "NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus."
@@ -131,7 +135,7 @@ def parse_xid(line: str) -> XidEvent | None:
     info = xid_info(code)
     message = m["message"].strip()
     if code == 154 and _RECOVERY_NEEDED.search(message):
-        info = XidInfo(code, info.meaning, "GPU", True, True, True, message)
+        info = XidInfo(code, info.meaning, Category.GPU, True, True, True, message)
     pid_text = (m["pid"] or "").strip("'")
     name = m["name"]
     if name is not None and name.strip("'") == "<unknown>":

@@ -54,10 +54,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import asdict, replace
 from typing import Any
 
-from activities.logs import telemetry
-from activities.logs.analyzer import AnalyzerContext, Finding
-from activities.logs.attribution import Attribution, attribute
-from activities.logs.detectors import (
+from analysis import telemetry
+from analysis.analyzer import AnalyzerContext, Finding
+from analysis.attribution import Attribution, attribute
+from analysis.detectors import (
     APPLICATION,
     EVALUATING,
     GPU,
@@ -75,9 +75,10 @@ from activities.logs.detectors import (
     parse_progress,
     phase_marker,
 )
-from activities.logs.layout import block_layout
-from activities.logs.lines import parse_timestamp, split_prefix
-from activities.logs.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
+from analysis.layout import block_layout
+from analysis.lines import parse_timestamp, split_prefix
+from analysis.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
+from models.categories import Category
 from models.recovery import Observed
 
 _MAX_SIGNALS = 64  # per attempt: enough for attribution, bounded for very noisy failures
@@ -183,7 +184,7 @@ class LogEngine:
                         Observed.HANG,
                         f"NVRx: a rank missed its {which} heartbeat (waited {waited:.0f}s)",
                         evidence=(line,),
-                        category="UNKNOWN",
+                        category=Category.UNKNOWN,
                     )
             signal = self._process(line, at)
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
@@ -269,7 +270,7 @@ class LogEngine:
             f"no new log line for {silent_for:.0f}s in phase {self.phase}"
             f" (allowance {allowance:.0f}s){' ' + where if where else ''}",
             evidence=tuple(s.line for s in self._signals[:4]),
-            category="UNKNOWN",
+            category=Category.UNKNOWN,
         )
 
     # --- state the watcher or attribution may read ----------------------------------------

@@ -9,28 +9,29 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from activities.logs.analyzer import AnalyzerContext, Finding
+from analysis.analyzer import AnalyzerContext, Finding
+from models.categories import Category
 from models.recovery import Observed
 
-CRASH_SIGNATURES: tuple[tuple[str, str, re.Pattern[str]], ...] = (
+CRASH_SIGNATURES: tuple[tuple[str, Category, re.Pattern[str]], ...] = (
     (
         "segfault",
-        "APPLICATION",
+        Category.APPLICATION,
         re.compile(
             r"segmentation fault|\b(?:received|caught|got|by|with)\s+(?:signal\s+)?SIGSEGV",
             re.IGNORECASE,
         ),
     ),
-    ("cuda", "GPU", re.compile(r"CUDA error|CUDA_ERROR_|cudaError", re.IGNORECASE)),
+    ("cuda", Category.GPU, re.compile(r"CUDA error|CUDA_ERROR_|cudaError", re.IGNORECASE)),
     (
         "nccl",
-        "NETWORK",
+        Category.NETWORK,
         re.compile(
             r"NCCL error|ncclSystemError|ncclInternalError|NCCL WARN.*(?:error|timeout)",
             re.IGNORECASE,
         ),
     ),
-    ("xid", "GPU", re.compile(r"\bNVRM: Xid\b|\bXid \(PCI:")),
+    ("xid", Category.GPU, re.compile(r"\bNVRM: Xid\b|\bXid \(PCI:")),
 )
 _TRACEBACK_START = re.compile(r"Traceback \(most recent call last\):")
 # The last line of a traceback: `torch.OutOfMemoryError: ...`, `KeyboardInterrupt`.
@@ -102,7 +103,7 @@ class SignatureAnalyzer:
                     f"Python exception {match.group(1)}",
                     evidence=(self._traceback_head, line),
                     culprit_nodes=self.nodes_named_in(line),
-                    category="APPLICATION",
+                    category=Category.APPLICATION,
                 )
         return None
 
@@ -112,6 +113,6 @@ class SignatureAnalyzer:
                 Observed.HANG,
                 f"no new log line for {silent_for:.0f}s "
                 f"(hang timeout {self._context.hang_timeout_s:.0f}s)",
-                category="UNKNOWN",
+                category=Category.UNKNOWN,
             )
         return None

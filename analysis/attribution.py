@@ -18,8 +18,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from activities.logs.detectors import APPLICATION, GPU, NETWORK, NODE, SCHEDULER, STORAGE, Signal
-from activities.logs.layout import node_of_rank
+from analysis.detectors import APPLICATION, GPU, NETWORK, NODE, SCHEDULER, STORAGE, Signal
+from analysis.layout import node_of_rank
+from models.categories import Category
 
 _MAX_EVIDENCE = 8
 _CONFIDENCE = (0.9, 0.75, 0.6, 0.7, 0.35)
@@ -27,7 +28,7 @@ _CONFIDENCE = (0.9, 0.75, 0.6, 0.7, 0.35)
 
 @dataclass(frozen=True)
 class Attribution:
-    category: str
+    category: Category
     summary: str
     confidence: float  # 0..1: how sure the cause is the root cause
     culprit_nodes: tuple[str, ...] = ()  # suspect hardware: exclude on requeue

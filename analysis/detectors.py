@@ -17,20 +17,14 @@ from typing import NamedTuple
 
 import re2
 
-from activities.logs.lines import split_prefix
-from activities.logs.xid import parse_xid
+from analysis.lines import split_prefix
+from analysis.xid import parse_xid
+from models.categories import Category
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
-# Finding categories (see activities.logs.analyzer.Finding).
-GPU, NODE, NETWORK, STORAGE, APPLICATION, SCHEDULER, UNKNOWN = (
-    "GPU",
-    "NODE",
-    "NETWORK",
-    "STORAGE",
-    "APPLICATION",
-    "SCHEDULER",
-    "UNKNOWN",
-)
+# Finding categories, as short names for the tables below.
+GPU, NODE, NETWORK, STORAGE = Category.GPU, Category.NODE, Category.NETWORK, Category.STORAGE
+APPLICATION, SCHEDULER, UNKNOWN = Category.APPLICATION, Category.SCHEDULER, Category.UNKNOWN
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,7 +32,7 @@ class Signal:
     """One line that says something failed."""
 
     name: str  # a stable id, e.g. "segfault", "xid", "nccl_watchdog_timeout"
-    category: str
+    category: Category
     summary: str
     line: str
     immediate: bool  # unambiguous: act now; otherwise wait to see whether training goes on
@@ -221,7 +215,7 @@ _STORAGE = re.compile(
 )
 
 # CUDA error texts: (needle, name, category, immediate, requeue, exclude)
-_CUDA_KINDS: tuple[tuple[str, str, str, bool, bool | None, bool], ...] = (
+_CUDA_KINDS: tuple[tuple[str, str, Category, bool, bool | None, bool], ...] = (
     ("illegal memory access", "cuda_illegal_address", APPLICATION, True, None, False),
     ("uncorrectable ECC", "cuda_ecc", GPU, True, True, True),
     ("ECC error", "cuda_ecc", GPU, True, True, True),
@@ -237,7 +231,7 @@ _CUDA_KINDS: tuple[tuple[str, str, str, bool, bool | None, bool], ...] = (
 )
 # NVRx's re-run state machine exit codes (seed 004): 16 asks for a run on other hardware,
 # 17 says result validation failed and the job must not continue.
-_EXIT_CODE_ADVICE: dict[int, tuple[str, bool | None, bool]] = {
+_EXIT_CODE_ADVICE: dict[int, tuple[Category, bool | None, bool]] = {
     16: (GPU, True, True),
     17: (APPLICATION, False, False),
 }

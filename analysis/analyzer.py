@@ -11,6 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from models.categories import Category
 from models.recovery import Observed
 
 
@@ -22,7 +23,7 @@ class Finding:
     summary: str
     evidence: tuple[str, ...] = ()
     culprit_nodes: tuple[str, ...] = ()
-    category: str = "UNKNOWN"  # GPU | NODE | NETWORK | STORAGE | APPLICATION | SCHEDULER | UNKNOWN
+    category: Category = Category.UNKNOWN
     requeue_warranted: bool | None = None  # None: no opinion, let the policy decide
 
 

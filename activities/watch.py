@@ -61,6 +61,19 @@ MAX_EVIDENCE = 10
 MAX_EVIDENCE_CHARS = 1000  # evidence travels in workflow state: keep it small
 
 
+class Clock:
+    """Wall time, a monotonic time and sleeping: the real ones, or a test's virtual time."""
+
+    def time(self) -> float:
+        return time.time()
+
+    def monotonic(self) -> float:
+        return time.monotonic()
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+
+
 def _cursor_from(details: Any, fallback: LogCursor) -> LogCursor:
     if isinstance(details, LogCursor):
         return details
@@ -117,11 +130,13 @@ class WatchActivities:
         analyzer_factory: AnalyzerFactory,
         *,
         poll_interval: float = 0.5,
+        clock: Clock | None = None,
     ) -> None:
         self._poller = poller
         self._control = control
         self._analyzer_factory = analyzer_factory
         self._poll_interval = poll_interval
+        self._clock = clock or Clock()
 
     @activity.defn(name="watch_attempt")
     async def watch_attempt(self, request: WatchRequest) -> Observation:
@@ -171,7 +186,7 @@ class _AttemptWatcher:
             return job
         # Missing from a good snapshot, or a snapshot taken before this attempt began (before
         # the requeue): ask slurmctld directly rather than judge from stale data. Both are rare.
-        now = time.monotonic()
+        now = self.owner._clock.monotonic()
         if now < self.next_direct_check:
             return MISSING
         self.next_direct_check = now + DIRECT_CHECK_EVERY_S
@@ -187,8 +202,8 @@ class _AttemptWatcher:
             return UNREACHABLE
         if known:
             return MISSING  # listed by scontrol though not by squeue: keep watching
-        first = self.missing_since = self.missing_since or time.time()
-        if time.time() - first >= request.config.vanish_confirm_s:
+        first = self.missing_since = self.missing_since or self.owner._clock.time()
+        if self.owner._clock.time() - first >= request.config.vanish_confirm_s:
             return None
         return MISSING
 
@@ -287,7 +302,7 @@ class _AttemptWatcher:
         )
 
     def _beat(self, force: bool = False) -> None:
-        now = time.monotonic()
+        now = self.owner._clock.monotonic()
         if activity.in_activity() and (force or now - self.last_beat >= HEARTBEAT_EVERY_S):
             activity.heartbeat(self._cursor_now())
             self.last_beat = now
@@ -297,18 +312,18 @@ class _AttemptWatcher:
         while True:
             job = await self._current_job()
             if job is UNREACHABLE:
-                note = self._unreachable(time.time())
+                note = self._unreachable(self.owner._clock.time())
                 if note is not None:
                     return note
                 self._beat()
-                await asyncio.sleep(self.owner._poll_interval * 4)
+                await self.owner._clock.sleep(self.owner._poll_interval * 4)
                 continue
-            recovered = self._answered(time.time())
+            recovered = self._answered(self.owner._clock.time())
             if recovered is not None:
                 return recovered
             if job is MISSING:
                 self._beat()
-                await asyncio.sleep(self.owner._poll_interval)
+                await self.owner._clock.sleep(self.owner._poll_interval)
                 continue
             if job is None:
                 gone = SlurmJob(job_id=request.job_id, name="", state=JobState.UNKNOWN)
@@ -332,7 +347,7 @@ class _AttemptWatcher:
             if waited is not None:
                 return waited
             self._beat()
-            await asyncio.sleep(self.owner._poll_interval)
+            await self.owner._clock.sleep(self.owner._poll_interval)
 
     async def _ended(self, job: SlurmJob) -> Observation:
         if job.state is JobState.NODE_FAIL and job.partition:
@@ -343,6 +358,10 @@ class _AttemptWatcher:
         else:
             states = {}
         self.unconfirmed = None  # the end is what is reported now
+        if self.first_finding is None and self.analyzer is not None:
+            # Failure signals the job printed and never got past explain how it ended.
+            final = getattr(self.analyzer, "final_finding", None)
+            self.first_finding = final() if final is not None else None
         self.log.cursor.checkpoints = self._checkpoints()
         observation = self._observation(Observed.EXITED, job)
         failed = [n for n in job.nodes if states.get(n, "") in UNUSABLE_NODE_STATES]
@@ -357,7 +376,7 @@ class _AttemptWatcher:
         checkpoints = self._checkpoints()
         if checkpoints > request.return_after_checkpoints:
             detail = f"checkpoint save {checkpoints} completed: requeue now, no work lost"
-        elif time.time() >= request.return_by:
+        elif self.owner._clock.time() >= request.return_by:
             detail = "no checkpoint save before the deadline: requeue anyway"
         else:
             return None
@@ -371,19 +390,7 @@ class _AttemptWatcher:
         if self.analyzer is None:
             config = self.request.config
             self.analyzer = self.owner._analyzer_factory(
-                AnalyzerContext(
-                    job_nodes=job.nodes,
-                    job_tasks=job.tasks,
-                    hang_timeout_s=config.hang_timeout_s,
-                    checkpoint_patterns=tuple(config.checkpoint_patterns),
-                    checkpoint_start_patterns=tuple(config.checkpoint_start_patterns),
-                    extra={
-                        "setup_timeout_s": str(config.setup_hang_timeout_s),
-                        "checkpoint_timeout_s": str(config.checkpoint_hang_timeout_s),
-                        "eval_timeout_s": str(config.eval_hang_timeout_s),
-                        "crash_confirm_s": str(config.crash_confirm_s),
-                    },
-                )
+                AnalyzerContext(job_nodes=job.nodes, job_tasks=job.tasks, settings=config.analysis)
             )
             saved = self.log.cursor.analyzer
             if saved and not self.analyzer.restore_state(saved):
@@ -392,7 +399,7 @@ class _AttemptWatcher:
 
     async def _locate(self, job: SlurmJob) -> None:
         state = self.log
-        now = time.monotonic()
+        now = self.owner._clock.monotonic()
         if state.scanner is not None or now < state.next_locate_at:
             return
         state.next_locate_at = now + LOCATE_EVERY_S
@@ -412,7 +419,9 @@ class _AttemptWatcher:
             job.start_time or state.cursor.running_since,
             self.request.earlier_logs,
             owner_uid=job.user_id,
-            latest_stamp=job.end_time if job.state.is_ended and job.end_time else time.time(),
+            latest_stamp=job.end_time
+            if job.state.is_ended and job.end_time
+            else self.owner._clock.time(),
         )
         if not path:
             return
@@ -425,7 +434,7 @@ class _AttemptWatcher:
 
     async def _follow_log(self, job: SlurmJob) -> Observation | None:
         cursor = self.log.cursor
-        now = time.time()
+        now = self.owner._clock.time()
         if not cursor.running_since:
             cursor.running_since = job.start_time or now
         await self._locate(job)

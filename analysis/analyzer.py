@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from models.categories import Category
+from models.engine_settings import EngineSettings
 from models.recovery import Observed
 
 
@@ -27,16 +28,13 @@ class Finding:
     requeue_warranted: bool | None = None  # None: no opinion, let the policy decide
 
 
-@dataclass
+@dataclass(frozen=True)
 class AnalyzerContext:
-    """What the analyzer may know about the attempt it reads."""
+    """What the analyzer may know about the attempt it reads, and the engine's settings."""
 
     job_nodes: tuple[str, ...] = ()
     job_tasks: int = 0  # with job_nodes: which node a rank ran on (block distribution)
-    hang_timeout_s: float = 120.0
-    checkpoint_patterns: tuple[str, ...] = ()
-    checkpoint_start_patterns: tuple[str, ...] = ()  # site forms of a save that has begun
-    extra: dict[str, str] = field(default_factory=dict)
+    settings: EngineSettings = field(default_factory=EngineSettings)
 
 
 class LogAnalyzer(Protocol):

@@ -10,7 +10,8 @@ Rules, in order:
   died of it.
 - Culprit nodes (the ones to exclude) come only from hardware-suspect signals; an application
   or network error never excludes a node by itself.
-- A requeue is called unwarranted only when the cause is a deterministic application error.
+- A requeue is called unwarranted only when the cause is the application's own error.
+- A network error after another failure is that failure's victim (the peer went away).
 """
 
 from __future__ import annotations
@@ -18,12 +19,21 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from analysis.detectors import APPLICATION, GPU, NETWORK, NODE, SCHEDULER, STORAGE, Signal
 from analysis.layout import node_of_rank
+from analysis.signals import (
+    APPLICATION,
+    GPU,
+    NETWORK,
+    NODE,
+    SCHEDULER,
+    STORAGE,
+    UNKNOWN,
+    Signal,
+)
 from models.categories import Category
 
 _MAX_EVIDENCE = 8
-_CONFIDENCE = (0.9, 0.75, 0.6, 0.7, 0.35)
+_CONFIDENCE = (0.9, 0.75, 0.6, 0.7, 0.5, 0.35)  # by class of the root cause
 
 
 @dataclass(frozen=True)
@@ -34,7 +44,7 @@ class Attribution:
     culprit_nodes: tuple[str, ...] = ()  # suspect hardware: exclude on requeue
     suspect_nodes: tuple[str, ...] = ()  # every job node the signals name
     evidence: tuple[str, ...] = ()  # the root cause's line first
-    requeue: bool | None = None
+    requeue: bool = True  # a requeue can help (False: a deterministic application error)
     root: Signal | None = None
 
 
@@ -47,25 +57,48 @@ def _with_rank_node(signal: Signal, rank_nodes: Sequence[str]) -> Signal:
 
 def _klass(signal: Signal) -> int:
     if signal.victim:
-        return 4
+        return 5
     if signal.category in (GPU, NODE) and signal.exclude and signal.nodes:
         return 0
     if signal.category in (GPU, NODE, SCHEDULER):
         return 1
     if signal.category in (NETWORK, STORAGE):
         return 2
-    return 3
+    if signal.category is APPLICATION:
+        return 3
+    return 4
 
 
-def attribute(signals: Sequence[Signal], rank_nodes: Sequence[str] = ()) -> Attribution | None:
+def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
+    """Network errors that follow another failure are its victims: the peer went away.
+
+    "NETWORK unless the log shows a peer crashed first (then the peer's cause wins)".
+    """
+    out: list[Signal] = []
+    crashed = False
+    for signal in signals:
+        if crashed and signal.category is NETWORK and not signal.victim:
+            signal = replace(signal, victim=True)
+        out.append(signal)
+        if signal.fatal and not (signal.victim or signal.hang) and signal.category is not NETWORK:
+            crashed = True
+    return out
+
+
+def attribute(
+    signals: Sequence[Signal], rank_nodes: Sequence[str] = (), job_nodes: Sequence[str] = ()
+) -> Attribution | None:
     """The most likely cause among `signals` (in log order), or None when there are none.
 
     `rank_nodes` maps rank -> node (see layout.py): a signal that names only its rank is
-    attributed to the node that rank ran on.
+    attributed to the node that rank ran on; a job on a single node has that node as the culprit
+    of a hardware fault. A collective timeout is never a cause (it says that the job hangs, see
+    the engine); when only victims remain, the cause is UNKNOWN.
     """
-    if not signals:
+    causes = [s for s in signals if not s.hang]
+    if not causes:
         return None
-    signals = [_with_rank_node(signal, rank_nodes) for signal in signals]
+    signals = _after_a_crash([_with_rank_node(signal, rank_nodes) for signal in causes])
     # Everything after Slurm's own cancel line happened because of it.
     for i, signal in enumerate(signals):
         if signal.name.startswith("slurm_"):
@@ -80,6 +113,9 @@ def attribute(signals: Sequence[Signal], rank_nodes: Sequence[str] = ()) -> Attr
         for signal in signals:
             if _klass(signal) == 0:
                 culprits += [n for n in signal.nodes if n not in culprits]
+    hardware = root.category is GPU or (root.category is NODE and root.exclude)
+    if not culprits and hardware and not root.victim and len(set(job_nodes)) == 1:
+        culprits = [job_nodes[0]]
     suspects: list[str] = []
     for signal in signals:
         suspects += [n for n in signal.nodes if n not in suspects]
@@ -93,14 +129,13 @@ def attribute(signals: Sequence[Signal], rank_nodes: Sequence[str] = ()) -> Attr
 
     agreeing = sum(1 for s in signals if s.category == root.category and not s.victim)
     confidence = min(0.95, _CONFIDENCE[klass] + 0.05 * max(0, agreeing - 1))
-    requeue = root.requeue
-    if klass <= 1 and root.category in (GPU, NODE):
-        requeue = True  # hardware, not the job: a requeue on other nodes can help
+    category = UNKNOWN if root.victim else root.category
+    requeue = root.requeue_helps if not root.victim else True
     summary = root.summary
     if len(signals) > 1:
         summary += f" (first cause of {len(signals)} failure signals)"
     return Attribution(
-        category=root.category if root.category else APPLICATION,
+        category=category,
         summary=summary,
         confidence=confidence,
         culprit_nodes=tuple(culprits),

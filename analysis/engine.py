@@ -25,10 +25,7 @@ never a hang before `hang_timeout_s` (the documented "one line every two minutes
   (cadence_factor x the longest recent interval between progress reports, at most
   `setup_timeout_s`).
 
-Settings come from `AnalyzerContext.extra` (strings): setup_timeout_s (900),
-checkpoint_timeout_s (600), eval_timeout_s (900), cadence_factor (5), crash_confirm_s (30),
-confirm_progress (2), nan_reports (3), straggler_score (0.7), tflops_warmup (3),
-tflops_window (5), tflops_drop (0.2), tflops_sustained (5), tflops_quiet (1).
+Every knob is a field of `analysis.settings.EngineSettings` (`AnalyzerContext.settings`).
 
 State that matters across a worker restart (pending failure signals, phase, cadence, the
 throughput baseline) is exported by `export_state` into the watcher's heartbeated cursor and
@@ -61,7 +58,6 @@ from analysis.detectors import (
     APPLICATION,
     EVALUATING,
     GPU,
-    NODE,
     CheckpointMatcher,
     NodeNames,
     Progress,
@@ -82,43 +78,32 @@ from models.categories import Category
 from models.recovery import Observed
 
 _MAX_SIGNALS = 64  # per attempt: enough for attribution, bounded for very noisy failures
-STATE_VERSION = 1
+STATE_VERSION = 2
 _STATE_SIGNALS = 8  # signals carried across a worker restart (bounded heartbeat size)
 _STATE_LINE_CHARS = 1000
 _CADENCE_WINDOW = 32
 _RECENT_SAVES = 64
 
 
-def _setting(context: AnalyzerContext, key: str, default: float) -> float:
-    raw = context.extra.get(key)
-    if raw is None:
-        return default
-    try:
-        value = float(raw)
-    except ValueError:
-        return default
-    return value if math.isfinite(value) and value >= 0 else default
-
-
 class LogEngine:
     def __init__(self, context: AnalyzerContext) -> None:
         self._context = context
-        hang = context.hang_timeout_s
-        self._hang = hang
-        self._setup_s = _setting(context, "setup_timeout_s", 900.0)
+        settings = context.settings
+        self._hang = settings.hang_timeout_s
+        self._setup_s = settings.setup_timeout_s
         self._layout = block_layout(context.job_nodes, context.job_tasks)
-        self._ckpt_s = _setting(context, "checkpoint_timeout_s", 600.0)
-        self._eval_s = _setting(context, "eval_timeout_s", 900.0)
-        self._factor = _setting(context, "cadence_factor", 5.0)
-        self._confirm_s = _setting(context, "crash_confirm_s", 30.0)
-        self._confirm_reports = max(1, int(_setting(context, "confirm_progress", 2)))
-        self._nan_reports = max(1, int(_setting(context, "nan_reports", 3)))
+        self._ckpt_s = settings.checkpoint_timeout_s
+        self._eval_s = settings.eval_timeout_s
+        self._factor = settings.cadence_factor
+        self._confirm_s = settings.crash_confirm_s
+        self._confirm_reports = settings.confirm_progress
+        self._nan_reports = settings.nan_reports
         # NVRx's default gpu_relative/individual_perf_threshold (seed 004).
-        self._straggler_score = _setting(context, "straggler_score", 0.7)
+        self._straggler_score = settings.straggler_score
 
         self._names = NodeNames(context.job_nodes)
         self._ckpt = CheckpointMatcher(
-            context.checkpoint_patterns, context.checkpoint_start_patterns
+            settings.checkpoint_patterns, settings.checkpoint_start_patterns
         )
         self._site_ckpt = self._ckpt.has_site_patterns
         self._tb = Traceback()
@@ -126,6 +111,7 @@ class LogEngine:
         self._first_line_at: float | None = None
         self._signals: list[Signal] = []  # unreported failure signals, in log order
         self._pending_since: float | None = None
+        self._pending_fatal = False  # a pending signal is fatal (not only a warning)
         self._pending_iteration: int | None = None
         self._reports_since_pending = 0
         self._survived: deque[Signal] = deque(maxlen=16)
@@ -152,16 +138,17 @@ class LogEngine:
         self._straggler_waiting = False  # a warning named ranks whose nodes may follow
         self._straggler_reported = False  # STRAGGLER is reported once per attempt
         self._urgent: Finding | None = None  # a finding found while processing a line
-        self._throughput = ThroughputMonitor(
-            ThroughputSettings(
-                warmup=int(_setting(context, "tflops_warmup", 3)),
-                window=max(1, int(_setting(context, "tflops_window", 5))),
-                drop=min(0.95, _setting(context, "tflops_drop", 0.2)),
-                sustained=max(1, int(_setting(context, "tflops_sustained", 5))),
-                quiet=int(_setting(context, "tflops_quiet", 1)),
-            )
+        self._throughput_settings = ThroughputSettings(
+            warmup=settings.throughput_warmup,
+            window=settings.throughput_window,
+            drop=settings.throughput_drop,
+            sustained=settings.throughput_sustained,
+            quiet=settings.throughput_quiet,
         )
-        self._tflop_lines: deque[str] = deque(maxlen=4)
+        # One baseline per throughput metric the job reports (TFLOP/s, tokens/s, samples/s,
+        # it/s, MFU, time per step): a drop in any of them is a straggler.
+        self._monitors: dict[str, ThroughputMonitor] = {}
+        self._rate_lines: deque[str] = deque(maxlen=4)
         self._telemetry_error: tuple[str, str] | None = None
         self.last_attribution: Attribution | None = None
 
@@ -175,17 +162,6 @@ class LogEngine:
         if self._first_line_at is None:
             self._first_line_at = at
         if self._tb.active or self._site_ckpt or may_matter(line):
-            if "heartbeat" in line and not self._crashed and not self._hang_reported:
-                missed = missed_heartbeat(line)
-                if missed is not None:
-                    self._hang_reported = True
-                    which, waited = missed
-                    return Finding(
-                        Observed.HANG,
-                        f"NVRx: a rank missed its {which} heartbeat (waited {waited:.0f}s)",
-                        evidence=(line,),
-                        category=Category.UNKNOWN,
-                    )
             signal = self._process(line, at)
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
@@ -196,12 +172,15 @@ class LogEngine:
                     # The attempt is already reported dead: what follows (tasks killed, other
                     # ranks' errors) is its aftermath, kept for attribution, not a new crash.
                     return None
+                if signal.hang:
+                    return self._report_hang(signal)
                 if signal.immediate:
                     return self._report(Observed.CRASH)
                 if self._pending_since is None:
                     self._pending_since = at
                     self._pending_iteration = self._iteration
                     self._reports_since_pending = 0
+                self._pending_fatal = self._pending_fatal or signal.fatal
         if self._pending_since is None:  # the common case, without a call
             return None
         return self._confirmed(at)
@@ -250,7 +229,11 @@ class LogEngine:
         return (
             not self._tb.active
             and not self._site_ckpt
-            and (self._pending_since is None or at - self._pending_since < self._confirm_s)
+            and (
+                self._pending_since is None
+                or not self._pending_fatal
+                or at - self._pending_since < self._confirm_s
+            )
         )
 
     def silence(self, silent_for: float, at: float) -> Finding | None:
@@ -265,12 +248,49 @@ class LogEngine:
         if silent_for < allowance:
             return None
         where = f"after iteration {self._iteration}" if self._iteration is not None else ""
+        summary = (
+            f"no new log line for {silent_for:.0f}s in phase {self.phase}"
+            f" (allowance {allowance:.0f}s){' ' + where if where else ''}"
+        )
+        # Warnings the job printed before it fell silent (a NCCL transport error, a GPU that
+        # stopped answering) are what it hangs on.
+        cause = None
+        if self._pending_since is not None:
+            cause = attribute(self.pending, self._layout, self._context.job_nodes)
+        if cause is not None:
+            self._crashed = True
+            self._pending_since = None
+            return Finding(
+                Observed.HANG,
+                f"{summary}, after: {cause.summary}",
+                evidence=cause.evidence,
+                culprit_nodes=cause.culprit_nodes,
+                category=cause.category,
+                requeue_warranted=True,
+            )
         return Finding(
             Observed.HANG,
-            f"no new log line for {silent_for:.0f}s in phase {self.phase}"
-            f" (allowance {allowance:.0f}s){' ' + where if where else ''}",
+            summary,
             evidence=tuple(s.line for s in self._signals[:4]),
             category=Category.UNKNOWN,
+            requeue_warranted=True,
+        )
+
+    def final_finding(self) -> Finding | None:
+        """The attempt has ended: the failure signals training never got past, as a CRASH."""
+        if self._crashed or not self._signals:
+            return None
+        result = attribute(self._signals, self._layout, self._context.job_nodes)
+        if result is None:
+            return None
+        self.last_attribution = result
+        return Finding(
+            Observed.CRASH,
+            result.summary,
+            evidence=result.evidence,
+            culprit_nodes=result.culprit_nodes,
+            category=result.category,
+            requeue_warranted=result.requeue,
         )
 
     # --- state the watcher or attribution may read ----------------------------------------
@@ -304,7 +324,7 @@ class LogEngine:
 
     def attribution(self) -> Attribution | None:
         """The cause as the signals seen so far tell it, e.g. once the attempt has exited."""
-        return attribute(self._signals, self._layout)
+        return attribute(self._signals, self._layout, self._context.job_nodes)
 
     @property
     def stragglers(self) -> dict[int, str | None]:
@@ -337,7 +357,6 @@ class LogEngine:
 
         The checkpoint count is not here: the watcher carries it in its cursor.
         """
-        monitor = self._throughput
         return {
             "v": STATE_VERSION,
             "first_line_at": self._first_line_at,
@@ -358,11 +377,14 @@ class LogEngine:
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
             "throughput": {
-                "baseline": monitor.baseline,
-                "reports": monitor.reports,
-                "confirmed": monitor.confirmed,
-                "startup": list(monitor._startup),
-                "degraded": list(monitor._degraded),
+                metric: {
+                    "baseline": monitor.baseline,
+                    "reports": monitor.reports,
+                    "confirmed": monitor.confirmed,
+                    "startup": list(monitor._startup),
+                    "degraded": list(monitor._degraded),
+                }
+                for metric, monitor in self._monitors.items()
             },
         }
 
@@ -374,7 +396,10 @@ class LogEngine:
             signals = [_signal_from(raw) for raw in state.get("signals") or []]
             other = state.get("other_phase")
             other_phase = (str(other[0]), float(other[1])) if other else None
-            throughput = state.get("throughput") or {}
+            monitors = {
+                str(metric): _monitor_from(raw, self._throughput_settings)
+                for metric, raw in (state.get("throughput") or {}).items()
+            }
             first_line_at = _opt_float(state.get("first_line_at"))
             pending_since = _opt_float(state.get("pending_since"))
             pending_iteration = _opt_int(state.get("pending_iteration"))
@@ -387,15 +412,12 @@ class LogEngine:
             saved = [int(x) for x in state.get("saved_iterations") or []]
             last_save_report = int(state.get("last_save_report", -2))
             saving_since = _opt_float(state.get("saving_since"))
-            baseline = _opt_float(throughput.get("baseline"))
-            startup = [float(x) for x in throughput.get("startup") or []]
-            degraded = [float(x) for x in throughput.get("degraded") or []]
-            tp_reports = int(throughput.get("reports") or 0)
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at
         self._signals = signals
         self._pending_since = pending_since
+        self._pending_fatal = pending_since is not None and any(x.fatal for x in signals)
         self._pending_iteration = pending_iteration
         self._reports_since_pending = reports_since_pending
         self._iteration = iteration
@@ -410,10 +432,7 @@ class LogEngine:
         self._crashed = bool(state.get("crashed"))
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
-        monitor = self._throughput
-        monitor.baseline, monitor.reports = baseline, tp_reports
-        monitor.confirmed = bool(throughput.get("confirmed"))
-        monitor._startup, monitor._degraded = startup, degraded
+        self._monitors = monitors
         return True
 
     # --- internals --------------------------------------------------------------------------
@@ -428,17 +447,17 @@ class LogEngine:
             record = telemetry.parse_record(line)
             if record is not None:
                 return self._on_telemetry(record, line, at)
-        progress = parse_progress(line)
-        if progress is not None:
-            return self._on_progress(progress, line, at)
         event = self._ckpt.match(line)
         if event is not None:
             if not event.saved:
                 self._saving_since = at
-                self._throughput.interrupted()
+                self._interrupt_throughput()
             else:
                 self._on_saved(event.iteration, at)
             return None
+        progress = parse_progress(line)
+        if progress is not None:
+            return self._on_progress(progress, line, at)
         if "Rank=" in line or "STRAGGLER" in line:
             self._on_straggler(line)
             return None
@@ -447,13 +466,22 @@ class LogEngine:
             if self._other_phase is None or self._other_phase[0] != marker:
                 self._other_phase = (marker, at)
             if marker == EVALUATING:
-                self._throughput.interrupted()
+                self._interrupt_throughput()
+        if "heartbeat" in line:
+            missed = missed_heartbeat(line)
+            if missed is not None:
+                which, waited = missed
+                return Signal(
+                    "missed_heartbeat", Category.UNKNOWN,
+                    f"NVRx: a rank missed its {which} heartbeat (waited {waited:.0f}s)", line,
+                    True, (), None, True, victim=True, hang=True,
+                )  # fmt: skip
         return detect_crash(line, self._names)
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
         if "validation" in line or "evaluat" in line:
             # Megatron's "validation loss at iteration N": the next interval may include its time.
-            self._throughput.interrupted()
+            self._interrupt_throughput()
         previous = self._iteration
         if (
             progress.iteration is not None
@@ -478,8 +506,8 @@ class LogEngine:
         if progress.iteration is not None:
             self._iteration = progress.iteration
         self._progress_reports += 1
-        if progress.tflops is not None:
-            self._on_tflops(progress.tflops, line)
+        for metric, rate in progress.rates:
+            self._on_rate(metric, rate, line)
         if self._pending_since is not None:
             advanced = (
                 progress.iteration is None
@@ -492,6 +520,7 @@ class LogEngine:
                 self._survived.extend(self._signals)  # training went on: not fatal
                 self._signals.clear()
                 self._pending_since = None
+                self._pending_fatal = False
         return self._nan_check(progress, line)
 
     def _nan_check(self, progress: Progress, line: str) -> Signal | None:
@@ -518,7 +547,7 @@ class LogEngine:
 
     def _on_saved(self, iteration: int | None, at: float) -> None:
         self._saving_since = None
-        self._throughput.interrupted()
+        self._interrupt_throughput()
         if iteration is None:
             # A line without its iteration (Megatron's "save-checkpoint" timer row, "Saved
             # checkpoint to") usually reports a save already counted by its own success line:
@@ -585,33 +614,45 @@ class LogEngine:
                 found.append(node)
         return tuple(found)
 
-    def _on_tflops(self, tflops: float, line: str) -> None:
-        self._tflop_lines.append(line)
-        drop = self._throughput.report(tflops, self._iteration)
+    def _interrupt_throughput(self) -> None:
+        """A checkpoint save or an evaluation ran: the next report(s) may include its time."""
+        for monitor in self._monitors.values():
+            monitor.interrupted()
+
+    def _on_rate(self, metric: str, rate: float, line: str) -> None:
+        monitor = self._monitors.get(metric)
+        if monitor is None:
+            if len(self._monitors) >= 8:
+                return
+            monitor = self._monitors[metric] = ThroughputMonitor(self._throughput_settings)
+        if not self._rate_lines or self._rate_lines[-1] != line:
+            self._rate_lines.append(line)
+        drop = monitor.report(rate, self._iteration)
         if drop is None or self._straggler_reported or self._crashed:
             return
         self._straggler_reported = True
         nodes = self._straggler_nodes()  # NVRx may already have named the slow ranks
         self._urgent = Finding(
             Observed.STRAGGLER,
-            drop.summary(),
-            evidence=tuple(self._tflop_lines),
+            drop.summary(metric),
+            evidence=tuple(self._rate_lines),
             culprit_nodes=nodes,
-            category=GPU if nodes else NODE,
+            category=GPU if nodes else Category.UNKNOWN,
             requeue_warranted=True,
         )
 
     def _on_telemetry(self, record: telemetry.Record, line: str, at: float) -> Signal | None:
         event = telemetry.interpret(record)
         if isinstance(event, telemetry.Iteration):
-            progress = Progress(event.iteration, event.tflops, event.loss)
+            rates = (("tflops", event.tflops),) if event.tflops else ()
+            progress = Progress(event.iteration, event.tflops, event.loss, rates=rates)
             return self._on_progress(progress, line, at)
         if isinstance(event, telemetry.CheckpointSave):
             if event.done:
                 self._on_saved(event.iteration, at)
             else:
                 self._saving_since = at
-                self._throughput.interrupted()
+                self._interrupt_throughput()
             return None
         if isinstance(event, telemetry.Error):
             return self._on_telemetry_error(event, line)
@@ -645,16 +686,46 @@ class LogEngine:
         return finding
 
     def _confirmed(self, at: float) -> Finding | None:
+        """A fatal pending signal training did not get past within the window: a CRASH.
+
+        Pending warnings alone (a NCCL WARN, a storage hiccup) wait: training going on clears
+        them, silence turns them into a HANG, the attempt ending into a CRASH.
+        """
         if self._pending_since is None or at - self._pending_since < self._confirm_s:
+            return None
+        if not self._pending_fatal:
             return None
         if self._crashed:
             self._pending_since = None
             return None
         return self._report(Observed.CRASH)
 
-    def _report(self, kind: Observed) -> Finding | None:
-        result = attribute(self._signals, self._layout)
+    def _report_hang(self, hang: Signal) -> Finding | None:
+        """A collective or rendezvous never completed: the job hangs, unless a rank died first.
+
+        Attribution follows the first rank that stopped: a fatal failure before the timeout is
+        a CRASH of that cause; otherwise a HANG, caused by the warnings before it if any.
+        """
+        died_first = any(s.fatal and not s.victim and not s.hang for s in self._signals)
+        if died_first:
+            return self._report(Observed.CRASH)
+        cause = attribute(self._signals, self._layout, self._context.job_nodes)
+        self._crashed = self._hang_reported = True
         self._pending_since = None
+        evidence = (hang.line, *(cause.evidence if cause else ()))[:8]
+        return Finding(
+            Observed.HANG,
+            hang.summary + (f", after: {cause.summary}" if cause else ""),
+            evidence=evidence,
+            culprit_nodes=cause.culprit_nodes if cause else (),
+            category=cause.category if cause else Category.UNKNOWN,
+            requeue_warranted=True,
+        )
+
+    def _report(self, kind: Observed) -> Finding | None:
+        result = attribute(self._signals, self._layout, self._context.job_nodes)
+        self._pending_since = None
+        self._pending_fatal = False
         if result is None:
             return None
         self._crashed = True
@@ -679,7 +750,18 @@ def _signal_state(signal: Signal) -> dict[str, Any]:
 def _signal_from(raw: Mapping[str, Any]) -> Signal:
     fields = dict(raw)
     fields["nodes"] = tuple(str(n) for n in fields.get("nodes") or ())
+    fields["category"] = Category(fields.get("category") or Category.UNKNOWN)
     return Signal(**{k: v for k, v in fields.items() if k in Signal.__dataclass_fields__})
+
+
+def _monitor_from(raw: Mapping[str, Any], settings: ThroughputSettings) -> ThroughputMonitor:
+    monitor = ThroughputMonitor(settings)
+    monitor.baseline = _opt_float(raw.get("baseline"))
+    monitor.reports = int(raw.get("reports") or 0)
+    monitor.confirmed = bool(raw.get("confirmed"))
+    monitor._startup = [float(x) for x in raw.get("startup") or []]
+    monitor._degraded = [float(x) for x in raw.get("degraded") or []]
+    return monitor
 
 
 def _opt_float(value: Any) -> float | None:

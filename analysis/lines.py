@@ -21,7 +21,8 @@ _ISO = re.compile(
     r"(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?"
 )
 _SYSLOG = re.compile(
-    r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) (\d{2}):(\d{2}):(\d{2})\b"
+    r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) "
+    r"(\d{2}):(\d{2}):(\d{2})Z?\b"
 )
 _MONTHS = {
     m: i
@@ -60,13 +61,40 @@ def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
 _PREFIX_START = frozenset(" 0123456789[")
 
 
+# What may stand before a line's own timestamp: launcher and logger tags in brackets, levels,
+# separators, weekday names, a `time=` key. A lowercase word means the time is part of the
+# message ("Started at Mon Nov 2 19:24:23", "CANCELLED AT 2024-...") and says nothing about
+# when the line was written.
+_TAGS = re.compile(
+    r"\[[^\]]*\]?|<[^>]*>|\b(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)\b"
+    r"|\b(?:time|ts|timestamp|asctime|date)\b\W*"
+)
+_WORD = re.compile(r"[a-z]{2,}")
+
+
+# The kernel's own records pasted in with `dmesg -T`: their times say when the kernel logged
+# them, not when the job's log got the line (a pasted dmesg spans days in one second).
+_KERNEL_RECORD = re.compile(
+    r"^\s*\[(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun) [A-Z][a-z]{2} [ \d]\d \d\d:\d\d:\d\d \d{4}\]"
+)
+
+
+def _leads(text: str, start: int) -> bool:
+    """Whether the timestamp found at `start` is the line's own (at its head)."""
+    if text[:1] in " [" and _KERNEL_RECORD.match(text):
+        return False
+    return start == 0 or _WORD.search(_TAGS.sub(" ", text[:start])) is None
+
+
 def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> float | None:
-    """Epoch seconds of the first timestamp near the start of `text`, or None.
+    """Epoch seconds of the timestamp that heads `text` (after tags), or None.
 
     Naive times are read in `tz` (the cluster's log time zone). Syslog-style times carry no
     year: `year` is used, or the current year in `tz`.
     """
     m = _ISO.search(text, 0, _TS_WINDOW)
+    if m is not None and not _leads(text, m.start()):
+        return None
     if m is not None:
         y, mo, d, h, mi, s, frac, zone = m.groups()
         minute, second = int(mi), int(s)
@@ -84,7 +112,7 @@ def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> 
             epoch += int(frac) / 10 ** len(frac)
         return epoch
     m = _SYSLOG.search(text, 0, _TS_WINDOW)
-    if m is not None:
+    if m is not None and _leads(text, m.start()):
         mon, d, h, mi, s = m.groups()
         if year is None:
             year = datetime.fromtimestamp(time.time(), tz).year

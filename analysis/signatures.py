@@ -49,8 +49,8 @@ class SignatureAnalyzer:
     def __init__(self, context: AnalyzerContext) -> None:
         self._context = context
         self._checkpoint = (
-            re.compile("|".join(f"(?:{p})" for p in context.checkpoint_patterns))
-            if context.checkpoint_patterns
+            re.compile("|".join(f"(?:{p})" for p in context.settings.checkpoint_patterns))
+            if context.settings.checkpoint_patterns
             else None
         )
         self._node_words = [(node, _word(node)) for node in context.job_nodes]
@@ -108,11 +108,11 @@ class SignatureAnalyzer:
         return None
 
     def silence(self, silent_for: float, at: float) -> Finding | None:
-        if silent_for >= self._context.hang_timeout_s:
+        if silent_for >= self._context.settings.hang_timeout_s:
             return Finding(
                 Observed.HANG,
                 f"no new log line for {silent_for:.0f}s "
-                f"(hang timeout {self._context.hang_timeout_s:.0f}s)",
+                f"(hang timeout {self._context.settings.hang_timeout_s:.0f}s)",
                 category=Category.UNKNOWN,
             )
         return None

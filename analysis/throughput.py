@@ -28,8 +28,12 @@ class ThroughputSettings:
     warmup: int = 3  # first reports skipped: the first steps are slow for reasons of their own
     window: int = 5  # reports whose median is the baseline
     drop: float = 0.2  # a report below (1 - drop) x baseline is degraded
-    sustained: int = 5  # degraded reports in a row that confirm a drop
+    sustained: int = 10  # degraded reports in a row that confirm a drop
     quiet: int = 1  # reports ignored after a checkpoint save or an evaluation
+
+
+_UNITS = {"tflops": "TFLOP/s", "mfu": "% MFU", "tokens": "tokens/s", "samples": "samples/s",
+          "its": "it/s"}  # fmt: skip
 
 
 @dataclass(frozen=True)
@@ -45,11 +49,16 @@ class Drop:
         """How far below the baseline the median of the degraded reports is (0..1)."""
         return 1.0 - statistics.median(self.recent) / self.baseline
 
-    def summary(self) -> str:
+    def summary(self, metric: str = "tflops") -> str:
         where = f" at iteration {self.iteration}" if self.iteration is not None else ""
+        now, base = statistics.median(self.recent), self.baseline
+        unit = _UNITS.get(metric, metric)
+        if metric == "step_time":  # a rate of steps: show the time per step people know
+            shown = f"{1000 / now:.0f} ms per step vs baseline {1000 / base:.0f} ms"
+        else:
+            shown = f"{now:.1f} {unit} vs baseline {base:.1f}"
         return (
-            f"persistent throughput drop{where}: {statistics.median(self.recent):.1f} TFLOP/s"
-            f" vs baseline {self.baseline:.1f} ({self.fraction:.0%} lower"
+            f"persistent throughput drop{where}: {shown} ({self.fraction:.0%} lower"
             f" over {len(self.recent)} reports)"
         )
 
@@ -94,6 +103,59 @@ class ThroughputMonitor:
             return None
         self.confirmed = True
         return Drop(self.baseline, tuple(self._degraded), iteration)
+
+
+# --- throughput readings in other frameworks' words -------------------------------------------
+
+# (metric, pattern, unit is a time per step). Each names one number on a progress line; a time
+# per step is turned into a rate, so that for every metric higher is better.
+_READINGS: tuple[tuple[str, re.Pattern[str], bool], ...] = (
+    ("step_time", re.compile(r"elapsed time per iteration \(ms\):\s*([\d.]+)"), True),
+    ("tflops", re.compile(r"TFLOP/?s(?:/GPU)?\)?\s*[:=]\s*([\d.]+)|\btflops\s*[:=]\s*([\d.]+)"),
+     False),
+    ("mfu", re.compile(r"\bmfu\b\s*[:=]?\s*([\d.]+)\s*%?", re.IGNORECASE), False),
+    ("tokens", re.compile(
+        r"\btps\s*[:=]\s*([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"
+        r"|tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?\s*[:=]\s*([\d,.]+)"
+        r"|([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b"),
+     False),
+    ("samples", re.compile(
+        r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)|samples?[/_ ]per[_ ]s(?:ec"
+        r"(?:ond)?)?\s*[:=]\s*([\d.]+)|([\d.]+)\s*samples?/s(?:ec)?\b|samples/s(?:ec)?\s*[:=]\s*"
+        r"([\d.]+)|([\d.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"),
+     False),
+    ("its", re.compile(r"([\d.]+)\s*it/s\b"), False),
+    ("step_time", re.compile(r"([\d.]+)\s*s/it\b"), True),
+    ("step_time", re.compile(
+        r"\b(?:time|dt|step_time|iter time|iteration time|time per step)\s*[:=]?\s*([\d.]+)"
+        r"\s*ms\b|([\d.]+)\s*(?:ms/step|ms/it)\b|([\d.]+)\s*sec/batch"),
+     True),
+)  # fmt: skip
+
+
+def throughput_readings(text: str) -> tuple[tuple[str, float], ...]:
+    """Every throughput a progress line states, as (metric, rate), higher is better.
+
+    A progress bar redrawn with carriage returns holds many updates: only its last counts.
+    """
+    text = text.rsplit("\r", 1)[-1]
+    found: dict[str, float] = {}
+    for metric, pattern, is_time in _READINGS:
+        if metric in found:
+            continue
+        m = pattern.search(text)
+        if m is None:
+            continue
+        raw = next((g for g in m.groups() if g), None)
+        if raw is None:
+            continue
+        try:
+            value = float(raw.replace(",", ""))
+        except ValueError:
+            continue
+        if value > 0:
+            found[metric] = 1.0 / value if is_time else value
+    return tuple(found.items())
 
 
 # --- NVRx straggler reports ------------------------------------------------------------------

@@ -9,6 +9,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from models.engine_settings import EngineSettings
+
 
 class Observed(StrEnum):
     """Why a watch of one attempt returned."""
@@ -72,20 +74,15 @@ class RecoveryConfig:
     suspect_min_jobs: int = 2
     straggler_checkpoint_wait_s: float = 1800.0
     crashloop_threshold: int = 3
-    hang_timeout_s: float = 120.0
-    setup_hang_timeout_s: float = 900.0
-    checkpoint_hang_timeout_s: float = 600.0
-    crash_confirm_s: float = 30.0
-    eval_hang_timeout_s: float = 900.0
     vanish_confirm_s: float = 60.0  # "Invalid job id" must persist this long to mean VANISHED
     startup_timeout_s: float = 1800.0
     release_timeout_s: float = 60.0
     terminal_exit_codes: list[int] = field(default_factory=lambda: [93, 17])
     different_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
-    checkpoint_patterns: list[str] = field(default_factory=list)
-    checkpoint_start_patterns: list[str] = field(default_factory=list)
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False
+    # The log engine's settings: the same object `ajr check-log` runs with.
+    analysis: EngineSettings = field(default_factory=EngineSettings)
 
 
 @dataclass

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Iterable
+from typing import Any
 
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller, ClusterSnapshot
 from activities.slurm.runner import CommandResult, SlurmError, SlurmRunner
+from models.engine_settings import EngineSettings
 from models.slurm import SlurmJob
 
 
@@ -65,3 +68,29 @@ class FakePoller(ClusterPoller):
     def fail(self, error: str = "Socket timed out on send/recv operation") -> None:
         previous = self._snapshot
         self._snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), previous.jobs, error)
+
+
+_OLD_NAMES = {
+    "tflops_warmup": "throughput_warmup",
+    "tflops_window": "throughput_window",
+    "tflops_drop": "throughput_drop",
+    "tflops_sustained": "throughput_sustained",
+    "tflops_quiet": "throughput_quiet",
+}
+
+
+def engine_settings(**knobs: object) -> EngineSettings:
+    """EngineSettings from test-friendly keyword values ("30" or 30), the old knob names too."""
+    fields = {f.name: f.type for f in dataclasses.fields(EngineSettings)}
+    values: dict[str, Any] = {}
+    for key, value in knobs.items():
+        name = _OLD_NAMES.get(key, key)
+        default = getattr(EngineSettings(), name)
+        if isinstance(default, tuple):
+            values[name] = tuple(value)  # type: ignore[call-overload]
+        elif isinstance(default, int):
+            values[name] = int(float(value))  # type: ignore[arg-type]
+        else:
+            values[name] = float(value)  # type: ignore[arg-type]
+    assert set(values) <= set(fields), set(values) - set(fields)
+    return EngineSettings(**values)

@@ -57,24 +57,43 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 def _cmd_check_log(args: argparse.Namespace) -> int:
     import json
 
-    from activities.logs.checklog import EXIT_UNREADABLE, CheckLogError, check_log
+    from pydantic import ValidationError
+
+    from activities.logs.checklog import EXIT_UNREADABLE, CheckLogError
     from activities.slurm.parse import ParseError, expand_nodes
+    from worker.checklog import report_json, run_check_log
+    from worker.main import recovery_config
 
     try:
+        settings = _settings()
+        overrides: dict[str, object] = {}
+        if args.hang_timeout is not None:
+            overrides["hang_timeout"] = args.hang_timeout
+        if args.checkpoint_pattern:
+            overrides["extra_checkpoint_patterns"] = [
+                *settings.extra_checkpoint_patterns,
+                *args.checkpoint_pattern,
+            ]
+        if overrides:  # validated like the environment's values
+            settings = settings.model_validate({**settings.model_dump(), **overrides})
+    except ValidationError as exc:
+        print(f"ajr check-log: bad setting: {exc}", file=sys.stderr)
+        return 2
+    try:
         nodes = expand_nodes(args.nodes)
-        report = check_log(
-            args.file,
-            hang_timeout_s=args.hang_timeout,
-            nodes=nodes,
-            checkpoint_patterns=args.checkpoint_pattern,
+        report, verdict = run_check_log(
+            args.file, recovery_config(settings), nodes=nodes, silent_for=args.silent_for
         )
     except (CheckLogError, ParseError) as exc:
         print(f"ajr check-log: {exc}", file=sys.stderr)
         return EXIT_UNREADABLE
     if args.json:
-        print(json.dumps(report.to_json(), indent=2))
+        print(json.dumps(report_json(report, verdict), indent=2))
     else:
-        print("\n".join(report.render()))
+        lines = report.render()
+        if verdict is not None:
+            lines.append(f"  ajr would: {verdict.action} ({'; '.join(verdict.reasons[-2:])})")
+        print("\n".join(lines))
     return report.exit_code
 
 
@@ -108,7 +127,17 @@ def build_parser() -> argparse.ArgumentParser:
     check.add_argument("file", help="the log file")
     check.add_argument("--json", action="store_true", help="print one JSON object")
     check.add_argument(
-        "--hang-timeout", type=float, default=120.0, help="seconds of silence that make a hang"
+        "--hang-timeout",
+        type=float,
+        default=None,
+        help="seconds of silence that make a hang (default: AJR_HANG_TIMEOUT, 120)",
+    )
+    check.add_argument(
+        "--silent-for",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="the log has not grown for this long while its job still runs (a live log)",
     )
     check.add_argument("--nodes", help="the job's nodes (e.g. node[1-4]), to name culprits")
     check.add_argument(

@@ -9,6 +9,7 @@ from pydantic import Field, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from models.engine_settings import EngineSettings
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 
@@ -75,8 +76,24 @@ class Settings(BaseSettings):
     # How long an ambiguous crash line (a Python exception, a NCCL error) waits for training to
     # go on before it counts; unambiguous ones and exited processes are acted on at once.
     crash_confirm: float = Field(default=30.0, ge=0)
+    # ... unless this many newer progress reports arrive meanwhile (training went on).
+    crash_confirm_progress: int = Field(default=2, ge=1)
     # Silence allowed while an evaluation runs ("Running Evaluation", "Validating", ...).
     eval_hang_timeout: float = Field(default=900.0, gt=0)
+    # A job slower than the hang timeout may be silent this many times its iteration time.
+    cadence_factor: float = Field(default=5.0, gt=0)
+    # Consecutive NaN/inf losses that are a crash.
+    nan_reports: int = Field(default=3, ge=1)
+    # Stragglers: NVRx's relative performance score below which a rank is slow, and a sustained
+    # throughput drop (tokens/s, samples/s, TFLOP/s, MFU or iteration time) against the job's
+    # own baseline: `drop` below the median of `window` reports after `warmup`, `sustained`
+    # reports in a row; `quiet` reports after a save or an evaluation are ignored.
+    straggler_score: float = Field(default=0.7, gt=0, le=1)
+    throughput_warmup: int = Field(default=3, ge=0)
+    throughput_window: int = Field(default=5, ge=1)
+    throughput_drop: float = Field(default=0.2, gt=0, lt=1)
+    throughput_sustained: int = Field(default=10, ge=1)
+    throughput_quiet: int = Field(default=1, ge=0)
     # slurmctld must answer "Invalid job id" for a job this long before ajr stops managing it.
     vanish_confirm: float = Field(default=60.0, ge=0)
     startup_timeout: float = Field(default=1800.0, gt=0)
@@ -153,6 +170,27 @@ class Settings(BaseSettings):
     @property
     def all_checkpoint_patterns(self) -> list[str]:
         return [*self.checkpoint_patterns, *self.extra_checkpoint_patterns]
+
+    def engine_settings(self) -> EngineSettings:
+        """The log engine's settings: what the watcher and `ajr check-log` both run with."""
+        return EngineSettings(
+            hang_timeout_s=self.hang_timeout,
+            setup_timeout_s=self.setup_hang_timeout,
+            checkpoint_timeout_s=self.checkpoint_hang_timeout,
+            eval_timeout_s=self.eval_hang_timeout,
+            cadence_factor=self.cadence_factor,
+            crash_confirm_s=self.crash_confirm,
+            confirm_progress=self.crash_confirm_progress,
+            nan_reports=self.nan_reports,
+            straggler_score=self.straggler_score,
+            throughput_warmup=self.throughput_warmup,
+            throughput_window=self.throughput_window,
+            throughput_drop=self.throughput_drop,
+            throughput_sustained=self.throughput_sustained,
+            throughput_quiet=self.throughput_quiet,
+            checkpoint_patterns=tuple(self.all_checkpoint_patterns),
+            checkpoint_start_patterns=tuple(self.checkpoint_start_patterns),
+        )
 
     def slurm_env(self) -> dict[str, str]:
         """Environment additions for every Slurm command ajr runs."""

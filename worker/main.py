@@ -35,11 +35,6 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
     return RecoveryConfig(
         system_max_requeues=settings.max_requeues,
         crashloop_threshold=settings.crashloop_threshold,
-        hang_timeout_s=settings.hang_timeout,
-        setup_hang_timeout_s=settings.setup_hang_timeout,
-        checkpoint_hang_timeout_s=settings.checkpoint_hang_timeout,
-        crash_confirm_s=settings.crash_confirm,
-        eval_hang_timeout_s=settings.eval_hang_timeout,
         vanish_confirm_s=settings.vanish_confirm,
         startup_timeout_s=settings.startup_timeout,
         release_timeout_s=settings.release_timeout,
@@ -48,10 +43,9 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         suspect_min_jobs=settings.suspect_min_jobs,
         terminal_exit_codes=list(settings.terminal_exit_codes),
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
-        checkpoint_patterns=settings.all_checkpoint_patterns,
-        checkpoint_start_patterns=list(settings.checkpoint_start_patterns),
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,
+        analysis=settings.engine_settings(),
     )
 
 

@@ -159,6 +159,19 @@ def decide(
     return Decision(Action.REQUEUE, Outcome.RUNNING, reasons, exclude)
 
 
+def first_attempt_decision(observation: Observation, config: RecoveryConfig) -> Decision:
+    """What ajr decides on a job's first attempt, with no history and the system limit.
+
+    `ajr check-log` reports it as its verdict: the decision the watcher's workflow would make.
+    """
+    return decide(
+        observation,
+        config=config,
+        max_requeues=effective_max_requeues(config, None),
+        history=(),
+    )
+
+
 def counts_as_failure(observation: Observation, decision: Decision) -> bool:
     if decision.action in (Action.COMPLETE, Action.WATCH):
         return False

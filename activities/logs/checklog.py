@@ -18,7 +18,7 @@ Reading is bounded in memory like the watcher's; the report keeps every TFLOP va
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -29,7 +29,7 @@ from analysis.analyzer import AnalyzerContext, Finding
 from analysis.detectors import CheckpointMatcher, Signal, parse_progress
 from analysis.engine import LogEngine
 from analysis.lines import SrunJoiner, parse_timestamp, split_prefix
-from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from models.engine_settings import EngineSettings
 from models.recovery import Observed
 
 # The name ajr's locator accepts, with the job name and ID apart: one definition for both.
@@ -192,13 +192,17 @@ _RULES = (
 def check_log(
     path: str,
     *,
-    hang_timeout_s: float = 120.0,
+    settings: EngineSettings | None = None,
     nodes: Sequence[str] = (),
-    checkpoint_patterns: Iterable[str] = (),
+    silent_for: float = 0.0,
 ) -> CheckReport:
-    """Read `path` once and report its format problems and what ajr would detect in it."""
-    patterns = (*DEFAULT_CHECKPOINT_PATTERNS, *checkpoint_patterns)
-    replay = _Replay(path, hang_timeout_s, tuple(nodes), patterns)
+    """Read `path` once and report its format problems and what ajr would detect in it.
+
+    `settings` are the engine's (the watcher's own, from `AJR_*`); `silent_for` is how long the
+    file has not grown while its job still runs (0: the log is complete as it is).
+    """
+    settings = settings or EngineSettings()
+    replay = _Replay(path, settings, tuple(nodes))
     # srun cuts labelled lines longer than 1024 bytes into chunks: put them back together so
     # a long traceback or NCCL line is judged whole (the watcher matches chunk by chunk).
     joiner = SrunJoiner()
@@ -222,7 +226,7 @@ def check_log(
             replay.line(whole)
     for label, text in joiner.flush():
         replay.line(f"{label}: {text}")
-    report = replay.finish()
+    report = replay.finish(silent_for)
     report.size = os.path.getsize(path)
     report.problems = _problems(report, os.path.basename(path))
     return report
@@ -254,16 +258,12 @@ def _rejoined(joiner: SrunJoiner, raw: str) -> list[str]:
 class _Replay:
     """Feeds lines to a LogEngine at their own times and collects what the report needs."""
 
-    def __init__(
-        self, path: str, hang_timeout_s: float, nodes: tuple[str, ...], patterns: tuple[str, ...]
-    ) -> None:
-        self.report = CheckReport(path=path, hang_timeout_s=hang_timeout_s)
-        self.engine = LogEngine(
-            AnalyzerContext(
-                job_nodes=nodes, hang_timeout_s=hang_timeout_s, checkpoint_patterns=patterns
-            )
+    def __init__(self, path: str, settings: EngineSettings, nodes: tuple[str, ...]) -> None:
+        self.report = CheckReport(path=path, hang_timeout_s=settings.hang_timeout_s)
+        self.engine = LogEngine(AnalyzerContext(job_nodes=nodes, settings=settings))
+        self.matcher = CheckpointMatcher(
+            settings.checkpoint_patterns, settings.checkpoint_start_patterns
         )
-        self.matcher = CheckpointMatcher(patterns)
         self.at: float | None = None  # the latest line timestamp seen
         self.last_stamped = 0  # the line number that carried it
         self.leading: list[str] = []  # lines before the first timestamp
@@ -348,17 +348,23 @@ class _Replay:
             )
         )
 
-    def finish(self) -> CheckReport:
+    def finish(self, silent_for: float = 0.0) -> CheckReport:
         if self.leading:
             self._drain_leading(self.report.lines - len(self.leading) + 1)
         r = self.report
+        at = self.at or 0.0
         # The watcher's next poll: e.g. an NVRx warning whose score rows never came.
-        found = self.engine.silence(0.0, self.at or 0.0)
+        found = self.engine.silence(0.0, at)
         if found is not None:
             self._record(found, r.lines)
+        if silent_for > 0 and not r.findings:
+            # The file stopped growing while its job ran on: what the watcher's polls then see.
+            found = self.engine.silence(silent_for, at + silent_for)
+            if found is not None:
+                self._record(found, r.lines, gap_lines=(r.lines, r.lines))
         if any(d.kind == Observed.CRASH.value for d in r.findings):
             self._complete_crash()
-        else:
+        elif not r.findings:
             self._crash_at_end()
         r.stragglers = self.engine.stragglers
         return r
@@ -377,20 +383,20 @@ class _Replay:
 
     def _crash_at_end(self) -> None:
         """The file ends with failure signals training never got past: the job died of them."""
-        pending = self.engine.pending
-        cause = self.engine.attribution() if pending else None
-        if cause is None:
+        found = self.engine.final_finding()
+        cause = self.engine.last_attribution
+        if found is None or cause is None:
             return
         self.report.findings.append(
             Detected(
                 kind=Observed.CRASH.value,
-                summary=f"{cause.summary} (no progress after it: the log ends)",
+                summary=f"{found.summary} (no progress after it: the log ends)",
                 line=self.report.lines,
-                category=cause.category,
-                requeue=cause.requeue,
-                culprit_nodes=cause.culprit_nodes,
-                culprit_ranks=_culprit_ranks(pending, cause.root, cause.culprit_nodes),
-                evidence=cause.evidence[:_MAX_EVIDENCE],
+                category=found.category,
+                requeue=found.requeue_warranted,
+                culprit_nodes=found.culprit_nodes,
+                culprit_ranks=_culprit_ranks(self.engine.signals, cause.root, cause.culprit_nodes),
+                evidence=found.evidence[:_MAX_EVIDENCE],
             )
         )
 

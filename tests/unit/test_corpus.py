@@ -1,157 +1,103 @@
-"""Replays tests/corpus through LogEngine: labels, precision, recall."""
+"""The log engine measured on the labelled corpus, as `ajr check-log --json` runs it.
+
+tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
+of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
+LABELLING.md and split by source into a tuning set (rules were written against it) and held-out
+sets (measured, never used to write rules). tests/corpus_eval.py scores them; the README shows
+the tables. The floors below are the figures measured when they were last changed: a rule
+change that loses ground fails here, and so does one that silently changes the corpus.
+"""
 
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from collections import Counter
-from dataclasses import dataclass
-from functools import cache
 from pathlib import Path
-from typing import Any
 
 import pytest
 
-from activities.logs.scanner import LogScanner
-from analysis.analyzer import AnalyzerContext, Finding
-from analysis.engine import LogEngine
-from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from tests.corpus_eval import CORPUS, labels, metrics, score, score_split
 
 pytestmark = pytest.mark.unit
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
-LABELS: dict[str, dict[str, Any]] = json.loads((CORPUS / "labels.json").read_text())
-# Files the engine is known to get wrong, each with its reason in labels.json. Asserted exactly:
-# a new miss fails the suite, and so does a fixed one (move it out of this set).
-KNOWN_MISSES = {"salloc_node_failure.log"}
-HEALTHY = "none"
-CLASSES = (
-    "GPU", "NODE", "NETWORK", "STORAGE", "APPLICATION", "SCHEDULER", "HANG", "STRAGGLER", HEALTHY,
-)  # fmt: skip
+# Each known miss on the tuning set, with its reason; asserted exactly (a new miss fails, and so
+# does a fixed one: move it out).
+TUNE_KNOWN_MISSES = {
+    # A DeepSpeed excerpt with three hours between two consecutive lines before its first
+    # recognised step report: by the one-line-every-two-minutes contract that silence is a hang
+    # (the labeller, who saw the thread, calls the job healthy; the excerpt cut its lines).
+    "deepspeed_849.log",
+}
 
 
-@dataclass(frozen=True)
-class Replay:
-    findings: tuple[Finding, ...]
-    immediate: bool
-    engine: LogEngine
-
-
-@cache
-def replay(name: str) -> Replay:
-    label = LABELS[name]
-    engine = LogEngine(
-        AnalyzerContext(
-            job_nodes=tuple(label.get("job_nodes", ())),
-            checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS,
-        )
+def test_every_label_is_valid_and_no_source_is_in_two_sets() -> None:
+    tool = Path(__file__).resolve().parents[1] / "corpus" / "tools" / "split.py"
+    run = subprocess.run(
+        [sys.executable, str(tool), "--check"], capture_output=True, text=True, check=False
     )
-    with LogScanner(str(CORPUS / name)) as scanner:
-        lines = scanner.read_lines()
-    assert lines
-    findings = [f for line in lines if (f := engine.feed(line, 1000.0)) is not None]
-    immediate = bool(findings)
-    # The poll after the confirmation window: deferred crashes surface here. A HANG is looked
-    # for only where the label gives the silence to wait (40 s is never a hang).
-    silence = float(label.get("silence_s", 40.0))
-    later = engine.silence(silence, 1000.0 + silence)
-    if later is not None and (later.kind.value != "HANG" or "silence_s" in label):
-        findings.append(later)
-    return Replay(tuple(findings), immediate, engine)
+    assert run.returncode == 0 and run.stdout.strip().endswith("check: ok"), run.stdout + run.stderr
 
 
-def expected_class(label: dict[str, Any]) -> str:
-    if label["finding"] is None:
-        return HEALTHY
-    if label["finding"] in ("HANG", "STRAGGLER"):
-        return str(label["finding"])
-    return str(label["category"])
+def test_the_corpus_is_large_varied_and_mostly_public() -> None:
+    everything = {**labels("tune"), **labels("heldout")}
+    public = [lab for lab in everything.values() if lab["source"].startswith("http")]
+    assert len(public) >= 200
+    groups = {lab.get("group") or lab["source"].split()[0] for lab in public}
+    assert len(groups) >= 60
+    classes = Counter(
+        (lab.get("category") or "UNKNOWN") if lab["anomaly"] == "CRASH" else lab["anomaly"]
+        for lab in everything.values()
+    )
+    for cls in ("GPU", "NODE", "NETWORK", "STORAGE", "APPLICATION", "SCHEDULER", "HANG"):
+        assert classes[cls] >= 10, cls
+    assert classes["STRAGGLER"] >= 10
+    assert classes["NONE"] >= 40
+    assert len(labels("heldout")) * 3 >= len(everything)
 
 
-def predicted_class(findings: tuple[Finding, ...]) -> str:
-    if not findings:
-        return HEALTHY
-    first = findings[0]
-    return first.kind.value if first.kind.value in ("HANG", "STRAGGLER") else first.category
+def test_tuning_set() -> None:
+    scored = score_split("tune")
+    m = metrics(scored)
+    misses = {s.name for s in scored if not s.anomaly_ok}
+    assert misses == TUNE_KNOWN_MISSES
+    assert m.anomaly.value >= 0.99
+    assert m.attribution.value >= 0.99
+    assert m.requeue.value >= 0.99
+    assert m.culprits.value >= 0.99
+    assert m.false_alarms == 1
 
 
-def test_every_log_has_a_label_with_a_source() -> None:
-    logs = sorted(p.name for p in CORPUS.glob("*.log"))
-    assert logs == sorted(LABELS)
-    assert all(label["source"] for label in LABELS.values())
-    # Every known miss says why, and nothing else claims to be one.
-    assert {n for n, label in LABELS.items() if "known_miss" in label} == KNOWN_MISSES
+def test_heldout_set_meets_its_measured_floor() -> None:
+    """Measured, never tuned on (see the README for how often it was measured)."""
+    m = metrics(score_split("heldout"))
+    assert m.anomaly.value >= 0.85
+    assert m.attribution.value >= 0.85
+    assert m.requeue.value >= 0.84
+    assert m.false_alarms <= 1
 
 
-def test_every_class_is_covered() -> None:
-    counts = Counter(expected_class(label) for label in LABELS.values())
-    assert set(counts) == set(CLASSES)
-    assert counts[HEALTHY] >= 4
+@pytest.mark.parametrize("split", ["tune", "heldout"])
+def test_every_anomaly_has_a_verdict_and_an_attribution(split: str) -> None:
+    """`check-log --json` never answers `requeue: null` or `attribution: null` for an anomaly."""
+    for name in labels(split):
+        scored = score(split, name)
+        if scored.anomaly != "NONE":
+            assert scored.requeue in (True, False), name
+            assert scored.category, name
 
 
-@pytest.mark.parametrize("name", sorted(LABELS))
-def test_corpus_file(name: str) -> None:
-    label = LABELS[name]
-    result = replay(name)
-    findings = result.findings
-    if name in KNOWN_MISSES:
-        assert predicted_class(findings) != expected_class(label)  # still missed: keep it listed
-        return
-    assert result.engine.checkpoints == label["checkpoints"]
-    if label["finding"] is None:
-        assert findings == ()
-        return
-    assert len(findings) == 1
-    finding = findings[0]
-    assert finding.kind.value == label["finding"]
-    if label["finding"] == "HANG":
-        return
-    assert result.immediate is label["immediate"]
-    assert finding.category == label["category"]
-    assert list(finding.culprit_nodes) == label["culprit_nodes"]
-    if "requeue" in label:
-        assert finding.requeue_warranted is label["requeue"]
-    if label["finding"] == "STRAGGLER":
-        return
-    attribution = result.engine.last_attribution
-    assert attribution is not None and attribution.root is not None
-    assert attribution.root.name == label["root"]
-    if "suspect_nodes" in label:
-        assert list(attribution.suspect_nodes) == label["suspect_nodes"]
+FRAMEWORKS = CORPUS / "frameworks"
 
 
-def test_healthy_logs_produce_no_anomaly() -> None:
-    healthy = [n for n, label in LABELS.items() if label["finding"] is None]
-    assert len(healthy) >= 4
-    for name in healthy:
-        assert replay(name).findings == (), name
+@pytest.mark.parametrize("name", sorted(json.loads((FRAMEWORKS / "labels.json").read_text())))
+def test_framework_logs_raise_no_false_alarm(name: str) -> None:
+    """Real runs of HF Trainer, Accelerate, Lightning, DeepSpeed, DCP, torchtitan, Megatron."""
+    from models.recovery import RecoveryConfig
+    from worker.checklog import run_check_log
 
-
-def precision_recall() -> dict[str, tuple[int, int, int]]:
-    """Per class: (true positives, predicted as the class, labelled as the class)."""
-    tp: Counter[str] = Counter()
-    predicted: Counter[str] = Counter()
-    actual: Counter[str] = Counter()
-    for name, label in LABELS.items():
-        want, got = expected_class(label), predicted_class(replay(name).findings)
-        actual[want] += 1
-        predicted[got] += 1
-        tp[want] += want == got
-    return {c: (tp[c], predicted[c], actual[c]) for c in CLASSES}
-
-
-def test_precision_and_recall_per_class() -> None:
-    table = precision_recall()
-    print("\nclass        n  TP  precision  recall")
-    for cls, (tp, predicted, actual) in table.items():
-        precision = tp / predicted if predicted else 1.0
-        recall = tp / actual if actual else 1.0
-        print(f"{cls:<11} {actual:>2} {tp:>3}  {precision:>9.2f}  {recall:>6.2f}")
-    misses = {
-        n
-        for n, label in LABELS.items()
-        if predicted_class(replay(n).findings) != expected_class(label)
-    }
-    assert misses == KNOWN_MISSES
-    # A healthy log flagged would be a false positive on HEALTHY's recall: none allowed.
-    tp, _, actual = table[HEALTHY]
-    assert tp == actual
+    label = json.loads((FRAMEWORKS / "labels.json").read_text())[name]
+    report, _ = run_check_log(str(FRAMEWORKS / name), RecoveryConfig())
+    got = report.anomaly.kind if report.anomaly else "NONE"
+    assert got == label["anomaly"], report.anomaly

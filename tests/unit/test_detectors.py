@@ -15,7 +15,6 @@ from analysis.detectors import (
     detect_crash,
     may_matter,
     parse_progress,
-    parse_straggler,
 )
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
@@ -23,64 +22,105 @@ pytestmark = pytest.mark.unit
 
 NODES = NodeNames(["node1", "node2", "gpu-a17", "ip-10-1-57-141"])
 
-# line, name, category, immediate, nodes, requeue, exclude, victim
-CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool | None, bool, bool]] = [
-    # the seed's quick-start test line (000): recognised and acted on at once
-    ("Rank0: (1) segmentation fault: artificial segfault", "segfault", "APPLICATION", True, (), None, False, False),
-    ("3: Segmentation fault (core dumped)", "segfault", "APPLICATION", True, (), None, False, False),
-    ("Fatal Python error: Segmentation fault", "segfault", "APPLICATION", True, (), None, False, False),
-    ("[rank2]: Signal 6 (SIGABRT) received by PID 4711", "segfault", "APPLICATION", True, (), None, False, False),
-    ("*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f12) from PID 0; stack trace: ***", "segfault", "APPLICATION", True, (), None, False, False),
-    ("process 3 terminated with signal SIGSEGV", "segfault", "APPLICATION", True, (), None, False, False),
-    ("/bin/bash: line 1: 4711 Bus error (core dumped) python train.py", "segfault", "APPLICATION", True, (), None, False, False),
+# line, name, category, immediate, nodes, requeue helps, exclude, victim, hang
+CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool]] = [
+    # fatal signals: the cause is not on the line (the seed's quick-start line is one)
+    ("Rank0: (1) segmentation fault: artificial segfault", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("3: Segmentation fault (core dumped)", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("Fatal Python error: Segmentation fault", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("[rank2]: Signal 6 (SIGABRT) received by PID 4711", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f12) from PID 0; stack trace: ***", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("process 3 terminated with signal SIGSEGV", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("/bin/bash: line 1: 4711 Bus error (core dumped) python train.py", "bus_error", "NODE", True, (), True, False, False, False),
+    ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).", "bus_error", "NODE", True, (), True, False, False, False),
+    ("/var/spool/slurmd/job123/slurm_script: line 12: 4567 Killed                  python train.py", "killed", "UNKNOWN", False, (), True, False, False, False),
+    ("Killed", "killed", "UNKNOWN", False, (), True, False, False, False),
     # CUDA
-    ("0: RuntimeError: CUDA error: an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), None, False, False),
-    ("[rank5]: RuntimeError: CUDA error: uncorrectable ECC error encountered on node2", "cuda_ecc", "GPU", True, ("node2",), True, True, False),
-    ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False),
-    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda_oom", "APPLICATION", False, (), None, False, False),
-    ("RuntimeError: CUDA error: out of memory", "cuda_oom", "APPLICATION", False, (), None, False, False),
-    ("RuntimeError: CUDA error: device-side assert triggered", "cuda_device_assert", "APPLICATION", True, (), None, False, False),
-    ("RuntimeError: CUDA error: no CUDA-capable device is detected", "cuda_no_device", "NODE", True, (), True, True, False),
+    ("0: RuntimeError: CUDA error: an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), False, False, False, False),
+    ("[rank5]: RuntimeError: CUDA error: uncorrectable ECC error encountered on node2", "ecc", "GPU", True, ("node2",), True, True, False, False),
+    ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False, False),
+    ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
+    ("RuntimeError: CUDA error: out of memory", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
+    ("RuntimeError: CUDA error: device-side assert triggered", "cuda_device_assert", "APPLICATION", True, (), False, False, False, False),
+    ("RuntimeError: CUDA error: no CUDA-capable device is detected", "cuda_no_device", "GPU", True, (), True, False, False, False),
+    ("RuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at /pytorch/aten/src/THC/THCCachingHostAllocator.cpp:265", "ecc", "GPU", True, (), True, True, False, False),
+    ("THCudaCheck FAIL file=/pytorch/torch/lib/THC/THCGeneral.c line=70 error=30 : unknown error", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("RuntimeError: cuda runtime error (59) : device-side assert triggered at /pytorch/torch/lib/THC/generic/THCStorage.cu:58", "cuda_device_assert", "APPLICATION", True, (), False, False, False, False),
+    ("/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.", "device_assert", "APPLICATION", False, (), False, False, False, False),
+    # the GPU lost, without an Xid: the job then hangs on it or dies of it
+    ("NVRM: GPU 0000:a1:00.0: GPU has fallen off the bus.", "gpu_lost", "GPU", False, (), True, True, False, False),
+    ("Unable to determine the device handle for GPU0000:A1:00.0: Unknown Error", "gpu_lost", "GPU", False, (), True, True, False, False),
+    ("what():  CUDA error: uncorrectable NVLink error detected during the execution", "nvlink", "GPU", True, (), True, True, False, False),
     # Xid (kernel lines forwarded into the job log, with or without a host prefix)
-    ("Jul 30 14:21:44 gpu-a17 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.", "xid", "NODE", True, ("gpu-a17",), True, True, False),
-    ("NVRM: Xid (PCI:0000:3b:00): 48, pid=1, name=python, DBE (0x1) on node1", "xid", "GPU", True, ("node1",), True, True, False),
-    ("NVRM: Xid (PCI:0000:3b:00): 31, pid=1, name=python, Ch 00000008, intr 00000000. MMU Fault", "xid", "APPLICATION", True, (), None, False, False),
-    # NCCL
-    ("[rank3]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600023 milliseconds before timing out.", "nccl_watchdog_timeout", "NETWORK", True, (), True, False, True),
-    ("node2:1234:5678 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.7<53612> with error 12, opcode 0, len 0, vendor err 129 (Recv)", "nccl_ib_completion_error", "NETWORK", False, ("node2",), True, False, False),
-    ("torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "nccl_error", "NETWORK", False, (), True, False, False),
-    ("RuntimeError: NCCL communicator was aborted on rank 5. ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. remote process exited or there was a network error", "nccl_error", "NETWORK", False, (), True, False, True),
-    # torch elastic
-    ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "torch_child_failed", "UNKNOWN", True, (), None, False, True),
+    ("Jul 30 14:21:44 gpu-a17 kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1234, name=python, GPU has fallen off the bus.", "xid", "GPU", True, ("gpu-a17",), True, True, False, False),
+    ("NVRM: Xid (PCI:0000:3b:00): 48, pid=1, name=python, DBE (0x1) on node1", "xid", "GPU", True, ("node1",), True, True, False, False),
+    ("NVRM: Xid (PCI:0000:3b:00): 31, pid=1, name=python, Ch 00000008, intr 00000000. MMU Fault", "xid", "APPLICATION", True, (), False, False, False, False),
+    ("kernel: NVRM: Xid (PCI:0000:dc:00): 45, pid=1818990, name=python3, Ch 00000001 caused by previous Xid 149", "xid", "GPU", True, (), True, False, False, False),
+    # collectives that never completed: the job hangs (the reporting rank is not the cause)
+    ("[rank3]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 3] Watchdog caught collective operation timeout: WorkNCCL(SeqNum=4, OpType=ALLREDUCE, NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600023 milliseconds before timing out.", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    ("RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:136] Timed out waiting 1800000ms for send operation to complete", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    ("[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] Heartbeat monitor timed out! Process will be terminated after dumping debug info.", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    # network transports
+    ("node2:1234:5678 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.7<53612> with error 12, opcode 0, len 0, vendor err 129 (Recv)", "nccl_ib_completion_error", "NETWORK", False, ("node2",), True, False, False, False),
+    ("torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("RuntimeError: NCCL communicator was aborted on rank 5. ncclRemoteError: A call failed possibly due to a network error or a remote process exiting prematurely. remote process exited or there was a network error", "nccl_aborted", "UNKNOWN", False, (), True, False, True, False),
+    ("gpu-a17:39964:40044 [0] misc/socket.cc:49 NCCL WARN socketProgress: Connection closed by remote peer node1<57557>", "transport_error", "NETWORK", False, ("gpu-a17", "node1"), True, False, False, False),
+    ("worker0:15:91 [3] include/socket.h 398 NCCL WARN Call to recv failed : Connection reset by peer.", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("node-0:139577:139678 [0] transport/net_ib.cc:154 NCCL WARN NET/IB : mlx5_1:1 async fatal event on QP (0x7309dc3bb338): invalid request local work queue error", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("[E ProcessGroupGloo.cpp:136] Rank 1 successfully reached monitoredBarrier, but received errors while waiting: [../third_party/gloo/gloo/transport/tcp/pair.cc:589] Connection closed by peer [10.0.0.2]:58044", "peer_gone", "NETWORK", False, (), True, False, True, False),
+    ("WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n1_187281_0' has failed to send a keep-alive heartbeat to the rendezvous 'none' due to an error of type RendezvousConnectionError.", "rendezvous", "NETWORK", False, (), True, False, False, False),
+    ("ip-10-1-57-141:8720:9567 [6] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 5000", "nccl_usage", "APPLICATION", False, ("ip-10-1-57-141",), False, False, False, False),
+    # launchers
+    ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
+    ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 24024) of binary: /opt/conda/bin/python", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
+    ("E1123 00:16:45.199000 31193 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: -9) local_rank: 0 (pid: 31215) of binary: /usr/bin/python", "killed", "UNKNOWN", False, (), True, False, False, False),
+    ("[2026-11-23 00:01:37,446] [ERROR] [launch.py:259:sigkill_handler] ['python', 'train.py'] exits with return code = -9", "killed", "UNKNOWN", False, (), True, False, False, False),
+    ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 17) local_rank: 0 (pid: 24024) of binary: /opt/conda/bin/python", "exit_code", "APPLICATION", True, (), False, False, False, False),
+    ("WARNING:megatron.core.rerun_state_machine:Exiting now. The job can be resumed from a previous checkpoint", "megatron_rerun", "APPLICATION", True, (), False, False, False, False),
     # host OOM
-    ("[Tue Jul 30 14:21:44 2024] Out of memory: Killed process 4711 (python) total-vm:1024kB", "host_oom", "APPLICATION", False, (), None, False, False),
-    ("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=123.0. Some of your processes may have been killed by the cgroup out-of-memory handler.", "host_oom", "APPLICATION", False, (), None, False, False),
-    ("Memory cgroup out of memory: Killed process 4711 (python)", "host_oom", "APPLICATION", False, (), None, False, False),
-    # storage
-    ("OSError: [Errno 5] Input/output error: '/lustre/ckpt/iter_0000100'", "storage_eio", "STORAGE", False, (), None, False, False),
-    ("OSError: [Errno 28] No space left on device", "storage_enospc", "STORAGE", False, (), None, False, False),
-    ("cp: error reading '/fsx/data': Stale file handle", "storage_estale", "STORAGE", False, (), None, False, False),
-    ("OSError: [Errno 122] Disk quota exceeded", "storage_edquot", "STORAGE", False, (), None, False, False),
-    # Slurm
-    ("slurmstepd: error: *** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO NODE FAILURE ***", "slurm_node_failure", "NODE", True, (), True, False, False),
-    ("*** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO NODE FAILURE ***", "slurm_node_failure", "NODE", True, (), True, False, False),
-    ("slurmstepd: error: *** STEP 123.0 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO TIME LIMIT ***", "slurm_time_limit", "SCHEDULER", True, (), None, False, False),
-    ("slurmstepd: error: *** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO PREEMPTION ***", "slurm_preempted", "SCHEDULER", True, (), True, False, False),
-    ("slurmstepd: error: *** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 ***", "slurm_cancelled", "SCHEDULER", True, (), None, False, False),
-    ("srun: error: node2: task 3: Exited with exit code 1", "srun_task_exit", "APPLICATION", True, ("node2",), None, False, False),
-    ("srun: error: node2: tasks 0-7: Segmentation fault", "srun_task_crash", "APPLICATION", True, ("node2",), None, False, False),
-    ("srun: error: node1: tasks 8-15: Killed", "srun_task_killed", "UNKNOWN", True, ("node1",), None, False, True),
-    ("srun: error: node2: task 1: Out Of Memory", "host_oom", "APPLICATION", True, ("node2",), None, False, False),
-    ("srun: error: node2: task 3: Exited with exit code 16", "srun_task_exit", "GPU", True, ("node2",), True, True, False),
-    ("srun: error: node2: task 3: Exited with exit code 17", "srun_task_exit", "APPLICATION", True, ("node2",), False, False, False),
-    ("srun: error: Node failure on ip-10-1-57-141", "srun_node_failure", "NODE", True, ("ip-10-1-57-141",), True, True, False),
+    ("[Tue Jul 30 14:21:44 2024] Out of memory: Killed process 4711 (python) total-vm:1024kB", "host_oom", "NODE", False, (), True, False, False, False),
+    ("slurmstepd: error: Detected 1 oom-kill event(s) in StepId=123.0. Some of your processes may have been killed by the cgroup out-of-memory handler.", "host_oom", "NODE", False, (), True, False, False, False),
+    ("Memory cgroup out of memory: Killed process 4711 (python)", "host_oom", "NODE", False, (), True, False, False, False),
+    # storage, also wrapped in an application's exception
+    ("OSError: [Errno 5] Input/output error: '/lustre/ckpt/iter_0000100'", "storage_eio", "STORAGE", False, (), True, False, False, False),
+    ("OSError: [Errno 28] No space left on device", "storage_enospc", "STORAGE", False, (), True, False, False, False),
+    ("cp: error reading '/fsx/data': Stale file handle", "storage_estale", "STORAGE", False, (), True, False, False, False),
+    ("OSError: [Errno 122] Disk quota exceeded", "storage_edquot", "STORAGE", False, (), True, False, False, False),
+    ("RuntimeError: [enforce fail at inline_container.cc:471] . PytorchStreamWriter failed writing file data/3: file write failed", "storage_write", "STORAGE", False, (), True, False, False, False),
+    # schedulers: Slurm, LSF, PBS, cloud preemption
+    ("slurmstepd: error: *** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO NODE FAILURE ***", "slurm_node_failure", "NODE", True, (), True, False, False, False),
+    ("*** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO NODE FAILURE ***", "slurm_node_failure", "NODE", True, (), True, False, False, False),
+    ("slurmstepd: error: *** STEP 123.0 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO TIME LIMIT ***", "slurm_time_limit", "SCHEDULER", True, (), True, False, False, False),
+    ("slurmstepd: error: *** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO PREEMPTION ***", "slurm_preempted", "SCHEDULER", True, (), True, False, False, False),
+    ("slurmstepd: error: *** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 ***", "slurm_step_cancelled", "UNKNOWN", True, (), True, False, True, False),
+    ("TERM_RUNLIMIT: job killed after reaching LSF run time limit.", "lsf_runlimit", "SCHEDULER", True, (), True, False, False, False),
+    ("=>> PBS: job killed: walltime 86440 exceeded limit 86400", "walltime", "SCHEDULER", True, (), True, False, False, False),
+    ("Dec 17 16:03:58Z host start-worker 2024/12/17 16:03:58 GCP Metadata Service says termination is imminent", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    ("[NeMo W 2024-01-01 12:00:00 exp_manager:100] Received signal 15, initiating graceful stop", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    ("srun: error: node2: task 3: Exited with exit code 1", "srun_task_exit", "UNKNOWN", True, ("node2",), True, False, True, False),
+    ("srun: error: node2: tasks 0-7: Segmentation fault", "srun_task_crash", "UNKNOWN", True, ("node2",), True, False, False, False),
+    ("srun: error: node1: tasks 8-15: Killed", "srun_task_killed", "UNKNOWN", True, ("node1",), True, False, True, False),
+    ("srun: error: node2: task 1: Out Of Memory", "host_oom", "NODE", True, ("node2",), True, False, False, False),
+    ("srun: error: node2: task 3: Exited with exit code 16", "srun_task_exit", "GPU", True, ("node2",), True, True, False, False),
+    ("srun: error: node2: task 3: Exited with exit code 17", "srun_task_exit", "APPLICATION", True, ("node2",), False, False, False, False),
+    ("srun: error: Node failure on ip-10-1-57-141", "srun_node_failure", "NODE", True, ("ip-10-1-57-141",), True, True, False, False),
+    ("salloc: error: Node failure on node2", "srun_node_failure", "NODE", True, ("node2",), True, True, False, False),
+    ("srun: error: Task launch for 47.0 failed on node node2: Invalid job credential", "task_launch_failed", "NODE", True, ("node2",), True, True, False, False),
     # a host that is not one of the job's nodes is not reported as one
-    ("srun: error: other9: task 3: Exited with exit code 1", "srun_task_exit", "APPLICATION", True, (), None, False, False),
+    ("srun: error: other9: task 3: Exited with exit code 1", "srun_task_exit", "UNKNOWN", True, (), True, False, True, False),
+    # Python exceptions without their traceback: the application's own error
+    ("RuntimeError: Expected to have finished reduction in the prior iteration before starting a new one.", "python_exception", "APPLICATION", False, (), False, False, False, False),
+    ("Exception: expected value at line 1 column 1", "python_exception", "APPLICATION", False, (), False, False, False, False),
+    ("python: can't open file '/home/u/main.py': [Errno 2] No such file or directory", "cannot_run", "APPLICATION", False, (), False, False, False, False),
+    ("RuntimeError: Function 'MulBackward0' returned nan values in its 0th output.", "nan_detected", "APPLICATION", False, (), False, False, False, False),
+    ("RuntimeError: DataLoader worker (pid 28775) is killed by signal: Killed.", "killed", "UNKNOWN", False, (), True, False, False, False),
 ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
-    ("line", "name", "category", "immediate", "nodes", "requeue", "exclude", "victim"), CRASHES
+    ("line", "name", "category", "immediate", "nodes", "requeue", "exclude", "victim", "hang"),
+    CRASHES,
 )
 def test_crash_signals(
     line: str,
@@ -88,17 +128,18 @@ def test_crash_signals(
     category: str,
     immediate: bool,
     nodes: tuple[str, ...],
-    requeue: bool | None,
+    requeue: bool,
     exclude: bool,
     victim: bool,
+    hang: bool,
 ) -> None:
     assert may_matter(line), "the prefilter must let every signature line through"
     signal = detect_crash(line, NODES)
     assert signal is not None
     got = (signal.name, signal.category, signal.immediate, signal.nodes)
     assert got == (name, category, immediate, nodes)
-    assert (signal.requeue, signal.exclude, signal.victim) == (requeue, exclude, victim)
-    assert signal.line == line
+    got_flags = (signal.requeue_helps, signal.exclude, signal.victim, signal.hang)
+    assert got_flags == (requeue, exclude, victim, hang)
 
 
 def test_rank_and_first_task_are_reported() -> None:
@@ -151,12 +192,12 @@ def test_node_names_match_whole_names_and_fqdn_labels() -> None:
     assert NodeNames([]).find("node1") == ()
 
 
-def feed_all(tb: Traceback, lines: list[str]) -> list[tuple[str, str, bool | None]]:
+def feed_all(tb: Traceback, lines: list[str]) -> list[tuple[str, str, bool]]:
     out = []
     for line in lines:
         signal = tb.feed(line, NODES)
         if signal is not None:
-            out.append((signal.name, signal.detail, signal.requeue))
+            out.append((signal.name, signal.detail, signal.requeue_helps))
     return out
 
 
@@ -172,8 +213,8 @@ def test_traceback_reports_the_final_exception_per_rank() -> None:
         "1: ValueError: bad sample",
     ]
     assert feed_all(Traceback(), lines) == [
-        ("python_exception", "ModuleNotFoundError", False),  # deterministic: requeue can't help
-        ("python_exception", "ValueError", None),
+        ("python_exception", "ModuleNotFoundError", False),  # the application's: no requeue
+        ("python_exception", "ValueError", False),
     ]
 
 
@@ -183,7 +224,7 @@ def test_traceback_classifies_by_the_message() -> None:
         '[rank4]:   File "/x/torch/cuda/__init__.py", line 300, in synchronize',
         "[rank4]: RuntimeError: CUDA error: an illegal memory access was encountered",
     ]
-    assert feed_all(Traceback(), lines) == [("cuda_illegal_address", "RuntimeError", None)]
+    assert feed_all(Traceback(), lines) == [("cuda_illegal_address", "RuntimeError", False)]
 
 
 def test_chained_traceback_and_interrupts() -> None:
@@ -192,7 +233,7 @@ def test_chained_traceback_and_interrupts() -> None:
         '  File "a.py", line 1, in f',
         "KeyError: 'x'",
     ]
-    assert feed_all(Traceback(), lines) == [("python_exception", "KeyError", None)]
+    assert feed_all(Traceback(), lines) == [("python_exception", "KeyError", False)]
     chained = [
         "Traceback (most recent call last):",
         '  File "a.py", line 1, in f',
@@ -305,14 +346,3 @@ def test_site_checkpoint_patterns() -> None:
     assert plain is not None and plain.iteration == 12
     assert matcher.match("iteration 13/100 | lm loss: 2.0") is None
     assert not CheckpointMatcher(DEFAULT_CHECKPOINT_PATTERNS).has_site_patterns
-
-
-def test_straggler_lines() -> None:
-    row = parse_straggler("  Rank=76 Node=h100-001-253-012 Score=0.94")
-    assert row is not None and row.rank_node == (76, "h100-001-253-012", 0.94)
-    warning = parse_straggler(
-        "STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. "
-        "Affected ranks: [76, 13, 45]"
-    )
-    assert warning is not None and warning.ranks == (76, 13, 45)
-    assert parse_straggler("Rank 3 is fine") is None

@@ -2,29 +2,27 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
+from pydantic import ValidationError
 
 from analysis.analyzer import AnalyzerContext, Finding, LogAnalyzer
 from analysis.attribution import attribute
 from analysis.detectors import NodeNames, Signal, detect_crash
 from analysis.engine import LogEngine
-from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from models.engine_settings import BadEngineSetting, EngineSettings
 from models.recovery import Observed
+from tests.fakes import engine_settings
+from worker.config import Settings
 
 pytestmark = pytest.mark.unit
 
 NODES = ("node1", "node2", "node3")
 
 
-def engine(**extra: str) -> LogEngine:
-    return LogEngine(
-        AnalyzerContext(
-            job_nodes=NODES,
-            hang_timeout_s=120.0,
-            checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS,
-            extra=dict(extra),
-        )
-    )
+def engine(**knobs: str) -> LogEngine:
+    return LogEngine(AnalyzerContext(job_nodes=NODES, settings=engine_settings(**knobs)))
 
 
 def progress(i: int, loss: str = "2.3E+00", ms: float = 3000.0) -> str:
@@ -83,9 +81,9 @@ def test_seed_segfault_line_is_a_crash_at_once() -> None:
     finding = e.feed("Rank0: (1) segmentation fault: artificial segfault", 40.0)
     assert finding is not None
     assert finding.kind is Observed.CRASH
-    assert finding.category == "APPLICATION"
-    assert finding.culprit_nodes == ()  # an application crash excludes no node
-    assert finding.requeue_warranted is None  # the policy decides (the seed expects a requeue)
+    assert finding.category == "UNKNOWN"  # a segfault alone does not say whose fault it is
+    assert finding.culprit_nodes == ()  # no hardware named: no node excluded
+    assert finding.requeue_warranted is True  # the seed's verification sequence requeues it
     assert finding.evidence[0] == "Rank0: (1) segmentation fault: artificial segfault"
 
 
@@ -146,7 +144,7 @@ def test_fatal_xid_names_the_node_to_exclude() -> None:
     )
     assert finding is not None
     assert (finding.category, finding.culprit_nodes, finding.requeue_warranted) == (
-        "NODE",
+        "GPU",
         ("node2",),
         True,
     )
@@ -245,9 +243,9 @@ def test_every_save_start_form_opens_the_checkpoint_phase(start: str) -> None:
 def test_a_site_start_pattern_opens_the_checkpoint_phase() -> None:
     e = LogEngine(
         AnalyzerContext(
-            hang_timeout_s=120.0,
-            checkpoint_start_patterns=(r"snapshotting weights",),
-            extra={"checkpoint_timeout_s": "600"},
+            settings=engine_settings(
+                checkpoint_start_patterns=(r"snapshotting weights",), checkpoint_timeout_s=600
+            )
         )
     )
     feed(e, [progress(i) for i in range(1, 4)], at=0.0)
@@ -338,7 +336,11 @@ def test_checkpoint_counting_dedupes_one_save_reported_twice() -> None:
 
 
 def test_site_checkpoint_pattern_from_the_context() -> None:
-    e = LogEngine(AnalyzerContext(checkpoint_patterns=(r"ckpt done step=(?P<iteration>\d+)",)))
+    e = LogEngine(
+        AnalyzerContext(
+            settings=engine_settings(checkpoint_patterns=(r"ckpt done step=(?P<iteration>\d+)",))
+        )
+    )
     feed(e, ["ckpt done step=10", "ckpt done step=10", "ckpt done step=20"], at=1.0)
     assert e.checkpoints == 2
 
@@ -356,12 +358,38 @@ def test_straggler_scores_name_ranks_and_nodes() -> None:
     assert e.stragglers == {76: "node3"}
 
 
-def test_bad_settings_fall_back_to_defaults() -> None:
-    e = engine(cadence_factor="soon", crash_confirm_s="-3")
-    feed(e, [progress(1)], at=0.0)
-    feed(e, ["3: OSError: [Errno 5] Input/output error"], at=1.0)
-    assert e.silence(10.0, 20.0) is None  # the default 30 s window, not -3
-    assert e.silence(31.0, 32.0) is not None
+@pytest.mark.parametrize(
+    ("knobs", "problem"),
+    [
+        ({"crash_confirm_s": -3.0}, "crash_confirm_s"),
+        ({"cadence_factor": float("nan")}, "cadence_factor"),
+        ({"hang_timeout_s": 0.0}, "hang_timeout_s"),
+        ({"throughput_drop": 1.5}, "throughput_drop"),
+        ({"throughput_window": 0}, "throughput_window"),
+        ({"checkpoint_patterns": ("([unclosed",)}, "bad checkpoint pattern"),
+    ],
+)
+def test_bad_settings_fail_loudly(knobs: dict[str, object], problem: str) -> None:
+    """A bad value never runs a silently different engine: it fails where it is made."""
+    with pytest.raises(BadEngineSetting, match=re.escape(problem)):
+        EngineSettings(**knobs)  # type: ignore[arg-type]
+
+
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [
+        ("AJR_HANG_TIMEOUT", "-1"),
+        ("AJR_CRASH_CONFIRM", "soon"),
+        ("AJR_THROUGHPUT_DROP", "1.2"),
+        ("AJR_CHECKPOINT_START_PATTERNS", '["(unclosed"]'),
+    ],
+)
+def test_bad_environment_values_fail_at_start_up(
+    monkeypatch: pytest.MonkeyPatch, variable: str, value: str
+) -> None:
+    monkeypatch.setenv(variable, value)
+    with pytest.raises(ValidationError):
+        Settings()
 
 
 # --- attribution ------------------------------------------------------------------------------
@@ -447,7 +475,7 @@ def test_nvrx_missed_heartbeat_is_a_hang_at_once() -> None:
     from analysis.engine import LogEngine
     from models.recovery import Observed
 
-    engine = LogEngine(AnalyzerContext(job_nodes=("node1",), hang_timeout_s=120.0))
+    engine = LogEngine(AnalyzerContext(job_nodes=("node1",)))
     assert engine.feed("0: [INFO] heartbeat interval set to 30s", 1.0) is None  # noise
     line = (
         "0: [WARNING] [RankMonitorServer:34] Did not get subsequent heartbeat. "

@@ -19,6 +19,7 @@ from analysis.analyzer import AnalyzerContext, Finding
 from analysis.detectors import may_matter, next_candidate
 from analysis.engine import LogEngine
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from tests.fakes import engine_settings
 
 pytestmark = pytest.mark.unit
 
@@ -74,8 +75,12 @@ batches = st.lists(
 contexts = st.builds(
     lambda confirm, site, nodes: AnalyzerContext(
         job_nodes=nodes,
-        checkpoint_patterns=(*DEFAULT_CHECKPOINT_PATTERNS, *site),
-        extra={"crash_confirm_s": confirm, "tflops_warmup": "1", "tflops_sustained": "2"},
+        settings=engine_settings(
+            checkpoint_patterns=(*DEFAULT_CHECKPOINT_PATTERNS, *site),
+            crash_confirm_s=confirm,
+            tflops_warmup=1,
+            tflops_sustained=2,
+        ),
     ),
     st.sampled_from(["0", "5", "30"]),
     st.sampled_from([(), (r"my-site-ckpt done step (?P<iteration>\d+)",)]),

@@ -15,12 +15,11 @@ from analysis.telemetry import (
     interpret,
     parse_record,
 )
-from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 from models.recovery import Observed
 
 pytestmark = pytest.mark.unit
 
-CORPUS = Path(__file__).resolve().parents[1] / "corpus"
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "tune"
 
 
 def lines(name: str) -> list[str]:
@@ -88,7 +87,7 @@ def test_interpret(line: str, expected: Iteration | CheckpointSave | Error | Non
 
 
 def replay(name: str) -> tuple[LogEngine, list[Finding], bool]:
-    engine = LogEngine(AnalyzerContext(checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS))
+    engine = LogEngine(AnalyzerContext())
     found = [f for line in lines(name) if (f := engine.feed(line, 1000.0)) is not None]
     immediate = bool(found)
     later = engine.silence(40.0, 1040.0)
@@ -102,7 +101,7 @@ def replay(name: str) -> tuple[LogEngine, list[Finding], bool]:
     [
         ("telemetry_healthy.log", None, None, 2, 120),
         ("telemetry_runtime_error.log", Observed.CRASH, "APPLICATION", 2, 110),
-        ("telemetry_throughput_drop.log", Observed.STRAGGLER, "NODE", 4, 220),
+        ("telemetry_throughput_drop.log", Observed.STRAGGLER, "UNKNOWN", 6, 320),
     ],
 )
 def test_engine_reads_real_telemetry_output(
@@ -131,7 +130,7 @@ def test_telemetry_error_is_one_signal_with_its_type() -> None:
 
 
 def test_an_inner_span_error_waits_for_the_loop() -> None:
-    engine = LogEngine(AnalyzerContext(checkpoint_patterns=DEFAULT_CHECKPOINT_PATTERNS))
+    engine = LogEngine(AnalyzerContext())
     inner = (
         "x - training_telemetry_rank0 - INFO - [type=error | name=checkpoint_save_sync | "
         'event.name=error | event.exception_type="OSError" | '

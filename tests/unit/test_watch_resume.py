@@ -22,7 +22,7 @@ from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
 from models.recovery import LogCursor, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import JobState, SlurmJob
-from tests.fakes import FakePoller, FakeSlurmControl
+from tests.fakes import FakePoller, FakeSlurmControl, engine_settings
 
 pytestmark = pytest.mark.unit
 
@@ -48,9 +48,12 @@ def running_job(tmp_path: Path, head: str | None = None) -> tuple[SlurmJob, Path
     return job, log, len(head.encode())
 
 
-def request(**config: Any) -> WatchRequest:
-    settings = {"hang_timeout_s": 0.5, "checkpoint_patterns": ["Saved checkpoint to"], **config}
-    return WatchRequest(cluster="c", job_id=7, attempt=0, config=RecoveryConfig(**settings))
+def request(vanish_confirm_s: float = 60.0, **knobs: Any) -> WatchRequest:
+    settings = engine_settings(
+        **{"hang_timeout_s": 0.5, "checkpoint_patterns": ["Saved checkpoint to"], **knobs}
+    )
+    config = RecoveryConfig(vanish_confirm_s=vanish_confirm_s, analysis=settings)
+    return WatchRequest(cluster="c", job_id=7, attempt=0, config=config)
 
 
 def watcher(
@@ -106,7 +109,7 @@ async def test_a_crash_awaiting_confirmation_survives_a_worker_restart(tmp_path:
     head = lines + "0: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB\n"
     job, log, _ = running_job(tmp_path, head)
     log.write_text(head)  # nothing after the OOM line: the process hangs
-    config = {"crash_confirm_s": 1.0, "hang_timeout_s": 60.0, "setup_hang_timeout_s": 900.0}
+    config = {"crash_confirm_s": 1.0, "hang_timeout_s": 60.0, "setup_timeout_s": 900.0}
     beats: list[Any] = []
     first = ActivityEnvironment()
     first.on_heartbeat = lambda *details: beats.append(details[0])

@@ -22,7 +22,7 @@ def test_every_required_code_is_described() -> None:
 @pytest.mark.parametrize(
     ("code", "category", "fatal", "requeue", "exclude"),
     [
-        (79, "NODE", True, True, True),  # fallen off the bus: hardware, keep the node out
+        (79, "GPU", True, True, True),  # fallen off the bus: the GPU, keep the node out
         (48, "GPU", True, True, True),  # double-bit ECC
         (95, "GPU", True, True, True),  # uncontained ECC: GPU reset required
         (119, "GPU", True, True, True),  # GSP firmware timeout

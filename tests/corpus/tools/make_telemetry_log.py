@@ -25,7 +25,7 @@ from training_telemetry.metrics import (
 from training_telemetry.provider import Provider
 from training_telemetry.utils import get_rank_count, get_rank_index
 
-ITERATIONS = {"crash": 120, "healthy": 120, "slow": 220}
+ITERATIONS = {"crash": 120, "healthy": 120, "slow": 320}
 REPORT_EVERY = 10
 SAVE_EVERY = 50
 

@@ -1,0 +1,806 @@
+"""Failure signals on single log lines: what failed, its root-cause category, how sure, where.
+
+`detect_crash(line)` reads one line (launcher prefixes may still be on it) and returns a
+`Signal` or None; `Traceback` follows Python tracebacks across lines to their exception line.
+Everything here is pure and per line; the engine keeps the state across lines.
+
+The categories follow tests/corpus/LABELLING.md: the first failure is the cause, its victims
+(ranks that time out or lose their peer because of it) are marked so; a collective that never
+completed means the job hung; a deterministic application error is not worth a requeue.
+Messages are recognised by the words the software that prints them uses (Slurm, LSF, PBS, the
+NVIDIA driver, CUDA, NCCL, gloo, torch.distributed, Python, the kernel), not by one log's text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass, replace
+
+from analysis.lines import split_prefix
+from analysis.xid import XID_TABLE, parse_xid
+from models.categories import Category
+
+GPU, NODE, NETWORK, STORAGE = Category.GPU, Category.NODE, Category.NETWORK, Category.STORAGE
+APPLICATION, SCHEDULER, UNKNOWN = Category.APPLICATION, Category.SCHEDULER, Category.UNKNOWN
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One line that says something failed."""
+
+    name: str  # a stable id, e.g. "segfault", "xid", "collective_timeout"
+    category: Category
+    summary: str
+    line: str
+    immediate: bool  # unambiguous: act now; otherwise wait to see whether training goes on
+    nodes: tuple[str, ...] = ()  # nodes the line names (job nodes or hosts a pattern captured)
+    rank: int | None = None
+    requeue: bool | None = None  # None: as the category says (an application error: False)
+    exclude: bool = False  # the named nodes are suspect hardware: keep them out
+    victim: bool = False  # the usual consequence of another rank's failure, not a cause
+    detail: str = ""  # exception type, Xid code, exit code, ...
+    hang: bool = False  # a collective or a rendezvous never completed: the job hangs
+    fatal: bool = True  # False: a warning that may precede a crash or a hang, or nothing
+
+    @property
+    def requeue_helps(self) -> bool:
+        return self.requeue if self.requeue is not None else self.category.requeue_helps
+
+
+# --- node names -----------------------------------------------------------------------------
+
+_HOSTLIKE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]*")
+
+
+class NodeNames:
+    """Finds the job's node names in a line: as whole words, or as the first label of an FQDN."""
+
+    def __init__(self, nodes: Iterable[str]) -> None:
+        self._nodes = frozenset(nodes)
+
+    def __bool__(self) -> bool:
+        return bool(self._nodes)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._nodes
+
+    def find(self, text: str) -> tuple[str, ...]:
+        if not self._nodes:
+            return ()
+        found: list[str] = []
+        for token in _HOSTLIKE.findall(text):
+            token = token.rstrip(".-")
+            name = token if token in self._nodes else token.split(".", 1)[0]
+            if name in self._nodes and name not in found:
+                found.append(name)
+        return tuple(found)
+
+
+_NO_NAMES = NodeNames(())
+
+
+def _nodes_for(text: str, names: NodeNames, *captured: str | None) -> tuple[str, ...]:
+    found = list(names.find(text))
+    for host in captured:
+        if host and host not in found and (not names or host in names):
+            found.append(host)
+    return tuple(found)
+
+
+# --- schedulers: Slurm, LSF, PBS, SGE, cloud preemption --------------------------------------
+
+# "*** JOB 123 ON node1 CANCELLED AT 2024-07-30T14:21:44 DUE TO TIME LIMIT ***"; older Slurm
+# wrote "*** JOB 123 CANCELLED AT ... DUE TO TIME LIMIT on node1 ***".
+_SLURM_CANCEL = re.compile(
+    r"\*\*\* (?:JOB|STEP) (?P<id>\S+) (?:ON (?P<host>\S+) )?CANCELLED AT (?P<at>\S+)"
+    r"(?: DUE TO (?P<why>[A-Z][A-Z _]*?)(?:, [^*]*?)?)?(?: on (?P<host2>\S+))?(?: \*\*\*|\s*$)"
+)
+_LSF_TERM = re.compile(r"\bTERM_(?P<why>[A-Z_]+): (?P<what>.*)")
+_LSF_SCHEDULER = frozenset(
+    {"RUNLIMIT", "PREEMPT", "CPULIMIT", "REQUEUE_ADMIN", "REQUEUE_OWNER", "ADMIN", "FORCE_ADMIN"}
+)
+_WALLTIME = re.compile(
+    r"walltime \S+ exceeded limit|exceeded its walltime|walltime limit|h_rt (?:limit )?exceeded"
+    r"|job killed: (?:walltime|cput)|DUE TO TIME LIMIT",
+    re.IGNORECASE,
+)
+_PREEMPTION = re.compile(
+    r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))"
+    r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
+    r"|Received SIGTERM death signal|\breceived (?:signal )?SIGTERM\b|Received signal 15\b"
+    r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]",
+    re.IGNORECASE,
+)
+
+
+def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
+    why = (m["why"] or "").strip()
+    what = f"Slurm cancelled {m['id']}" + (f" due to {why.lower()}" if why else "")
+    if why == "NODE FAILURE":
+        # The host named is where slurmstepd runs (the batch host), not the failed node: the
+        # caller learns which node failed from Slurm.
+        return Signal("slurm_node_failure", NODE, what, line, True, (), rank, True)
+    if why == "TIME LIMIT":
+        return Signal("slurm_time_limit", SCHEDULER, what, line, True, (), rank, True)
+    if why in ("PREEMPTION", "JOB REQUEUE"):
+        return Signal("slurm_preempted", SCHEDULER, what, line, True, (), rank, True)
+    if why:
+        return Signal("slurm_cancelled", SCHEDULER, what, line, True, (), rank, detail=why)
+    # No reason: a person's scancel, or srun ending the step after one of its tasks failed;
+    # either way the cause (if any) is elsewhere in the log.
+    return Signal("slurm_step_cancelled", UNKNOWN, what, line, True, (), rank, victim=True)
+
+
+def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
+    if "CANCELLED" in text:
+        m = _SLURM_CANCEL.search(text)
+        if m is not None:
+            return _slurm_cancel(m, line, rank)
+    if "TERM_" in text:
+        m = _LSF_TERM.search(text)
+        if m is not None:
+            why = m["why"]
+            if why in _LSF_SCHEDULER:
+                return Signal("lsf_" + why.lower(), SCHEDULER, f"LSF: {m['what'][:150]}", line,
+                              True, (), rank, True)  # fmt: skip
+            if why in ("MEMLIMIT", "SWAP"):
+                return Signal("lsf_memlimit", NODE, f"LSF: {m['what'][:150]}", line, True, (),
+                              rank, True)  # fmt: skip
+    if "alltime" in text or "h_rt" in text:
+        m = _WALLTIME.search(text)
+        if m is not None:
+            return Signal("walltime", SCHEDULER, f"time limit: {text.strip()[:150]}", line, True,
+                          (), rank, True)  # fmt: skip
+    if "reempt" in text or "ermination" in text or "SIG" in text or "ignal 15" in text:
+        m = _PREEMPTION.search(text)
+        if m is not None and re.search(r"node fail", text, re.IGNORECASE):
+            return Signal("node_failure", NODE, f"node failure: {text.strip()[:150]}", line,
+                          True, (), rank, True, True)  # fmt: skip
+        if m is not None:
+            return Signal("preempted", SCHEDULER, f"stopped from outside: {m.group(0)}", line,
+                          False, (), rank, True)  # fmt: skip
+    return None
+
+
+# --- srun, slurmstepd, munge ----------------------------------------------------------------
+
+_SRUN_TASK = re.compile(
+    r"srun: error: (?P<host>[A-Za-z0-9][\w.-]*): tasks? (?P<tasks>[\d,\s-]+): (?P<what>.+?)\s*$"
+)
+_SRUN_NODE_FAIL = re.compile(
+    r"(?:srun|salloc|sbatch): error: Node failure on (?P<host>[A-Za-z0-9][\w.-]*)"
+)
+_TASK_LAUNCH = re.compile(
+    r"Task launch for \S+ failed on node (?P<host>[A-Za-z0-9][\w.-]*): (?P<why>.+)"
+)
+_EXIT_CODE = re.compile(r"Exited with exit code (\d+)")
+_TASK_SEP = re.compile(r"[,\s-]")
+_CREDENTIAL = re.compile(
+    r"Invalid job credential|Job credential expired|Munge (?:decode|encode) failed"
+    r"|Unable to (?:create|verify) job credential|Zero Bytes were transmitted or received"
+)
+_STEPD_NODE = re.compile(
+    r"slurmstepd(?:-\S+)?: error: (?:execve\(\): \S*slurm_script|couldn't chdir|"
+    r"Unable to create TMPDIR|.*Kill task failed|.*Node configuration differs)"
+)
+# NVRx's re-run state machine exit codes (seed 004): 16 asks for a run on other hardware, 17
+# says result validation failed and the job must not continue; 93 is NVRx's "do not restart".
+_EXIT_CODE_ADVICE: dict[int, tuple[Category, bool, bool]] = {
+    16: (GPU, True, True),
+    17: (APPLICATION, False, False),
+    93: (APPLICATION, False, False),
+}
+
+
+def _srun(text: str, line: str, names: NodeNames) -> Signal | None:
+    m = _SRUN_NODE_FAIL.search(text)
+    if m is not None:
+        host = m["host"]
+        return Signal("srun_node_failure", NODE, f"srun: node failure on {host}", line, True,
+                      _nodes_for(text, names, host), None, True, True)  # fmt: skip
+    m = _TASK_LAUNCH.search(text)
+    if m is not None:
+        host = m["host"]
+        return Signal("task_launch_failed", NODE, f"task launch failed on {host}: {m['why']}",
+                      line, True, _nodes_for(text, names, host), None, True, True)  # fmt: skip
+    m = _SRUN_TASK.search(text)
+    if m is not None:
+        return _srun_task(m, line, names, text)
+    return None
+
+
+def _srun_task(m: re.Match[str], line: str, names: NodeNames, text: str) -> Signal:
+    host, tasks, what = m["host"], m["tasks"].strip(), m["what"]
+    nodes = _nodes_for(text, names, host)
+    first_task = int(_TASK_SEP.split(tasks, maxsplit=1)[0])
+    summary = f"srun: {host} task {tasks}: {what}"
+    code = _EXIT_CODE.search(what)
+    if code is not None:
+        exit_code = int(code[1])
+        if exit_code in _EXIT_CODE_ADVICE:
+            category, requeue, exclude = _EXIT_CODE_ADVICE[exit_code]
+            return Signal("srun_task_exit", category, summary, line, True, nodes, first_task,
+                          requeue, exclude, detail=f"exit {exit_code}")  # fmt: skip
+        # The task's own output says why; this line only says that it failed.
+        return Signal("srun_task_exit", UNKNOWN, summary, line, True, nodes, first_task,
+                      victim=True, detail=f"exit {exit_code}")  # fmt: skip
+    if "Bus error" in what:
+        return Signal("srun_task_crash", NODE, summary, line, True, nodes, first_task,
+                      detail=what)  # fmt: skip
+    if "Segmentation fault" in what or "Aborted" in what:
+        return Signal("srun_task_crash", UNKNOWN, summary, line, True, nodes, first_task,
+                      detail=what)  # fmt: skip
+    if "Out Of Memory" in what:
+        return Signal("host_oom", NODE, summary, line, True, nodes, first_task, detail=what)
+    # Killed / Terminated: srun kills the other tasks once one has failed.
+    return Signal("srun_task_killed", UNKNOWN, summary, line, True, nodes, first_task,
+                  victim=True, detail=what)  # fmt: skip
+
+
+# --- GPU: the driver, CUDA, NVLink ----------------------------------------------------------
+
+_FALLEN = re.compile(
+    r"fallen off the bus|GPU is lost|GPU (?:has )?(?:been )?lost\b|Unable to determine the device"
+    r" handle for GPU|RmInitAdapter failed|GPU requires reset|NVRM: GPU at \S+ has fallen",
+    re.IGNORECASE,
+)
+_ECC = re.compile(
+    r"uncorrectable ECC|ECC error|double[- ]bit (?:ECC )?error|\bDBE\b|ECCUncorrectable"
+    r"|uncorrectable (?:memory|DRAM|SRAM) error|Uncontained ECC",
+    re.IGNORECASE,
+)
+_NVLINK = re.compile(
+    r"NVLink (?:error|fatal|failure|training failed)|uncorrectable NVLink|NVSwitch"
+    r"(?: fatal| error|.*(?:error|fatal|fail))|nvlink.*(?:fatal|error detected)",
+    re.IGNORECASE,
+)
+# CUDA runtime error numbers (cudaError_t and the legacy THC "cuda runtime error (N)") that say
+# the device or driver failed, as opposed to the program.
+_CUDA_DEVICE_CODES = frozenset({3, 30, 39, 46, 63, 64, 100, 101, 214, 218, 219, 220, 999})
+_CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716, 719})
+_CUDA_RUNTIME_CODE = re.compile(r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): ")
+_CUDA = re.compile(
+    r"CUDA error: (?P<msg>[^.\n]*?)(?:\.|$|\s*\(|\s*CUDA kernel|\s*Search for|\s*Compile with)"
+    r"|(?P<code>CUDA_ERROR_[A-Z_]+|cudaError[A-Za-z]+)"
+    r"|cuda runtime error \(\d+\) : (?P<legacy>[^\n]*?)(?: at |$)"
+    r"|THCudaCheck FAIL .*?: (?P<thc>[^\n]*)"
+    r"|CUDA (?:failure|Error)[: ]+(?P<other>[^\n]*)"
+)
+# CUDA error texts: (needle, name, category, immediate)
+_CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
+    ("uncorrectable ECC", "cuda_ecc", GPU, True),
+    ("ECC", "cuda_ecc", GPU, True),
+    ("NVLink", "cuda_nvlink", GPU, True),
+    ("unspecified launch failure", "cuda_launch_failure", GPU, True),
+    ("launch timed out", "cuda_launch_timeout", GPU, True),
+    ("unknown error", "cuda_unknown", GPU, True),
+    ("initialization error", "cuda_init", GPU, True),
+    ("no CUDA-capable device", "cuda_no_device", GPU, True),
+    ("busy or unavailable", "cuda_device_unavailable", GPU, True),
+    ("GPU is lost", "cuda_gpu_lost", GPU, True),
+    ("hardware stack error", "cuda_hw_stack", GPU, True),
+    ("illegal memory access", "cuda_illegal_address", APPLICATION, True),
+    ("illegal address", "cuda_illegal_address", APPLICATION, True),
+    ("misaligned address", "cuda_misaligned", APPLICATION, True),
+    ("out of memory", "cuda_oom", APPLICATION, False),
+    ("device-side assert", "cuda_device_assert", APPLICATION, True),
+    ("no kernel image", "cuda_no_kernel_image", APPLICATION, True),
+    ("invalid device function", "cuda_bad_arch", APPLICATION, True),
+    ("invalid argument", "cuda_invalid_argument", APPLICATION, False),
+    ("invalid configuration", "cuda_invalid_config", APPLICATION, False),
+    ("operation not supported", "cuda_not_supported", APPLICATION, False),
+)
+_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUBLAS_STATUS_ALLOC_FAILED")
+# A device-side assertion: "...: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0` failed."
+_DEVICE_ASSERT = re.compile(r"Assertion `.*` failed|block: \[\d+,\d+,\d+\], thread: \[")
+
+
+def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    nodes = names.find(text)
+    if "NVRM" in text or "GPU" in text or "fallen" in text:
+        m = _FALLEN.search(text)
+        if m is not None:
+            # The driver's or nvidia-smi's word, not the training process's: the job then hangs
+            # on the GPU or dies of it (the Xid line, when there is one, is the fatal report).
+            return Signal("gpu_lost", GPU, f"GPU lost: {m.group(0)}", line, False, nodes, rank,
+                          True, True, fatal=False)  # fmt: skip
+    if "ECC" in text or "ouble" in text or "DBE" in text or "ncorrectable" in text:
+        m = _ECC.search(text)
+        if m is not None:
+            return Signal("ecc", GPU, f"GPU memory error: {m.group(0)}", line, True, nodes,
+                          rank, True, True)  # fmt: skip
+    if "NVLink" in text or "NVSwitch" in text or "nvlink" in text:
+        m = _NVLINK.search(text)
+        if m is not None:
+            return Signal("nvlink", GPU, f"NVLink/NVSwitch error: {m.group(0)}", line, True,
+                          nodes, rank, True, True)  # fmt: skip
+    return None
+
+
+def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    m = _CUDA.search(text)
+    if m is None:
+        if _CUDA_OOM.search(text):
+            return Signal("cuda_oom", APPLICATION, "CUDA out of memory", line, False,
+                          names.find(text), rank)  # fmt: skip
+        return None
+    msg = m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or ""
+    nodes = names.find(text)
+    code_m = _CUDA_RUNTIME_CODE.search(text)
+    code = int(next(g for g in code_m.groups() if g)) if code_m is not None else None
+    if code in _CUDA_DEVICE_CODES:
+        return Signal("cuda_device_error", GPU, f"CUDA error {code}: {msg}", line, True, nodes,
+                      rank, True, False, detail=str(code))  # fmt: skip
+    for needle, name, category, immediate in _CUDA_KINDS:
+        if needle.lower() in msg.lower() or (needle in text and not m["code"]):
+            exclude = category is GPU and name in ("cuda_ecc", "cuda_nvlink", "cuda_gpu_lost")
+            return Signal(name, category, f"CUDA error: {msg}", line, immediate, nodes, rank,
+                          None, exclude, detail=msg)  # fmt: skip
+    if code in _CUDA_APP_CODES:
+        return Signal("cuda_error", APPLICATION, f"CUDA error {code}: {msg}", line, True, nodes,
+                      rank, detail=str(code))  # fmt: skip
+    return Signal("cuda_error", UNKNOWN, f"CUDA error: {msg}", line, False, nodes, rank,
+                  detail=msg)  # fmt: skip
+
+
+# --- NCCL, gloo, torch.distributed: transports, collectives, rendezvous ---------------------
+
+# NCCL's own prefix: "host:pid:tid [cudaDev] [file.c:line ]NCCL WARN ..."
+_NCCL_HOST = re.compile(
+    r"(?:^|\s|>:?)(?P<host>[A-Za-z0-9][\w.-]*):\d+:\d+ \[\d+\] (?:\S+:? ?\d* )?NCCL (?:WARN|INFO)"
+)
+# "with error 12, opcode 0, ..." (older NCCL) or "with status=12 opcode=0 ..." (newer)
+_NCCL_IB = re.compile(
+    r"NET/IBP? ?: ?Got completion from peer (?P<peer>\S+) with (?:error |status=)(?P<err>\d+)"
+)
+_TRANSPORT = re.compile(
+    r"Call to (?:recv|send|write|read|connect|accept|ibv_\w+|fi_\w+) (?:from \S+ |to \S+ )?failed"
+    r"|Connection (?:reset|refused|timed out) by (?:remote )?peer|closed by remote peer"
+    r"|Connection reset"
+    r"|Broken pipe|socketProgress\w*: |socketStartConnect|socketFinalizeAccept|Socket recv failed"
+    r"|async (?:fatal )?event|catastrophic error|port (?:error|state changed to (?:DOWN|INIT))"
+    r"|link (?:down|flap)|Failed to execute operation|[Pp]roxy (?:thread|Service).*?error"
+    r"|NET/(?:IB|OFI|Socket)[^:]*: .*(?:fail|error|Couldn't)|Couldn't open AV|ibv_\w+ failed"
+    r"|Transport retry count exceeded|IBV_WC_\w+_ERR|(?:ncclSystemError|ncclRemoteError)"
+    r"|unhandled system error|remote process exited|network error",
+    re.IGNORECASE,
+)
+# NCCL WARN lines that every healthy job can print while it starts.
+_NCCL_BENIGN = re.compile(
+    r"Could not find: lib|Failed to open libibverbs|NET/Plugin|No plugin found|libnccl-net"
+    r"|NCCL_\w+ set by environment|Ignoring|deprecated|disabled|Falling back|not supported"
+    r"|No NIC info|Bootstrap : Using|P2P is disabled",
+    re.IGNORECASE,
+)
+_NCCL_ERR = re.compile(
+    r"(?P<kind>unhandled cuda error|ncclUnhandledCudaError|internal error|ncclInternalError"
+    r"|invalid usage|ncclInvalidUsage|NCCL communicator was aborted|Duplicate GPU detected"
+    r"|NCCL Error \d+|NCCL error)"
+)
+# A collective or rendezvous that never completed: the job hangs (the process may die of it
+# later, by its watchdog). The rank that reports it waited for another; it is not the cause.
+_COLLECTIVE_TIMEOUT = re.compile(
+    r"Watchdog caught collective operation timeout|Timed out waiting \d+ ?ms for \w+ operation"
+    r"|watchdog got stuck|Heartbeat monitor timed out"
+    r"|collective operation timeout|monitoredBarrier.{0,80}(?:timed out|Timeout)"
+    r"|[Bb]arrier (?:timed out|timeout)|Rank \d+ failed to pass monitoredBarrier"
+    r"|DistStoreError: .*(?:[Tt]imed? ?out|Timeout)|Socket Timeout|wait timeout after \d+"
+    r"|Timed out after \d+ seconds waiting for clients|RendezvousTimeoutError"
+    r"|timed out in (?:allreduce|allgather|broadcast|reduce|barrier|all_reduce|all_gather)"
+    r"|NCCL timeout|ncclCommWatchdog.*timeout|Timeout\(ms\)=\d+\) ran for \d+",
+)
+# torch elastic's agent cannot reach its rendezvous store: the job makes no progress.
+_RENDEZVOUS = re.compile(
+    r"failed to send a keep-alive heartbeat|RendezvousConnectionError|RendezvousClosedError"
+    r"|The client socket has failed to connect|connect\(\) to \S+ failed|Connection refused"
+)
+# gloo/c10d: the peer went away. Its own log has the cause.
+_PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
+
+
+def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    m = _COLLECTIVE_TIMEOUT.search(text)
+    if m is not None:
+        return Signal("collective_timeout", UNKNOWN, f"collective never completed: {m.group(0)}",
+                      line, True, names.find(text), rank, True, victim=True,
+                      hang=True)  # fmt: skip
+    prefix = _NCCL_HOST.search(text)
+    host = prefix["host"] if prefix is not None else None
+    nodes = _nodes_for(text, names, host)
+    is_nccl = "NCCL" in text
+    if is_nccl and "WARN" in text and _NCCL_BENIGN.search(text):
+        return None
+    m = _NCCL_IB.search(text)
+    if m is not None:
+        # IB error 12 is IBV_WC_RETRY_EXC_ERR (transport retries exhausted): a link or a peer.
+        return Signal("nccl_ib_completion_error", NETWORK,
+                      f"NCCL IB completion error {m['err']} from peer {m['peer']}", line, False,
+                      nodes, rank, True, detail=f"error {m['err']}", fatal=False)  # fmt: skip
+    m = _NCCL_ERR.search(text) if is_nccl or "Duplicate" in text else None
+    if m is not None:
+        kind = m["kind"]
+        if "Duplicate GPU" in kind or "usage" in kind.lower():
+            return Signal("nccl_usage", APPLICATION, f"NCCL: {kind}", line, False, nodes, rank,
+                          detail=kind)  # fmt: skip
+        if "cuda" in kind.lower():
+            return Signal("nccl_cuda", GPU, f"NCCL: {kind}", line, False, nodes, rank, True,
+                          detail=kind)  # fmt: skip
+        if "aborted" in kind:  # torn down because of a failure elsewhere
+            return Signal("nccl_aborted", UNKNOWN, f"NCCL: {kind}", line, False, nodes, rank,
+                          victim=True, detail=kind)  # fmt: skip
+        transport = _TRANSPORT.search(text)
+        if transport is None and "remote process" not in text:
+            return Signal("nccl_error", UNKNOWN, f"NCCL: {kind}", line, False, nodes, rank,
+                          detail=kind)  # fmt: skip
+    m = _TRANSPORT.search(text)
+    if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
+                          or "socket" in text.lower() or "ibv" in text or "mlx" in text
+                          or "Dist" in text or "Proxy" in text):  # fmt: skip
+        victim = "remote process exited" in text and "network error" not in text
+        return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
+                      False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
+    m = _PEER_GONE.search(text)
+    if m is not None:
+        return Signal("peer_gone", NETWORK, f"a peer went away: {m.group(0)}", line, False,
+                      nodes, rank, True, victim=True, fatal=False)  # fmt: skip
+    m = _RENDEZVOUS.search(text)
+    store = ("elastic", "rendezvous", "Rendezvous", "c10d", "socket", "TCPStore", "store")
+    if m is not None and any(word in text for word in store):
+        return Signal("rendezvous", NETWORK, f"rendezvous store unreachable: {m.group(0)}",
+                      line, False, nodes, rank, True, fatal=False)  # fmt: skip
+    return None
+
+
+# --- the host: OOM killer, bus errors, fatal signals, killed processes ------------------------
+
+_HOST_OOM = re.compile(
+    r"Out of memory: Killed process (?P<pid>\d+) \((?P<proc>[^)]*)\)"
+    r"|Memory cgroup out of memory: Killed process (?P<cpid>\d+)"
+    r"|Detected (?P<events>\d+) oom[-_]kill event|\boom[-_]kill\b|oom-killer"
+    r"|Exceeded (?:job|step) memory limit|exceeded (?:the )?memory limit"
+    r"|TERM_MEMLIMIT|killed by the cgroup out-of-memory"
+)
+_BUS_ERROR = re.compile(r"\bBus error\b|bus error encountered|\bSIGBUS\b", re.IGNORECASE)
+# Fatal signals only in the grammar of a death report: "Installing signal handlers for SIGTERM,
+# SIGINT and SIGABRT" names a signal and reports nothing.
+_FATAL_SIGNAL = r"SIG(?:SEGV|ABRT|ILL|FPE)\b"
+_SEGV = re.compile(
+    r"[Ss]egmentation fault|\bsegfault\b|core dumped|Fatal Python error"
+    r"|\b(?:received|caught|got|by|with|from|due to|raised|delivered)\s+(?:signal\s+)?"
+    r"(?:<Signals\.)?"
+    + _FATAL_SIGNAL
+    + r"|\bSignal \d+ \("
+    + _FATAL_SIGNAL
+    + r"\) received"
+    + r"|\*\*\* "
+    + _FATAL_SIGNAL
+    + r"(?: \([^)]*\))? received"
+    + r"|\b"
+    + _FATAL_SIGNAL
+    + r"(?: \([^)]*\))? (?:received|caught|occurred|encountered)\b"
+    + r"|\bsignal: "
+    + _FATAL_SIGNAL
+    + r"|exit(?:ed)? on signal (?:11|6)\b|exitcode\s*:\s*-(?:11|6)\b"
+)
+# A process the kernel or a person killed (SIGKILL): who did it, the line does not say.
+_KILLED = re.compile(
+    r"^(?:.*\bline \d+:\s+\d+\s+)?Killed(?:\s+\S.*)?$|^已杀死$|Signal 9 \(SIGKILL\) received"
+    r"|exitcode\s*:\s*-9\b|killed by signal: Killed|exited on signal 9\b|terminated with signal"
+    r" SIGKILL|is killed by signal: Killed"
+)
+_CHILD_FAILED = re.compile(
+    r"\bChildFailedError\b|failed \(exitcode: -?\d+\) local_rank|Root Cause \(first observed"
+    r"|MPI_ABORT was invoked|mpirun noticed that process rank \d+"
+)
+# ProcessGroupNCCL's note that some operation failed or timed out: what follows says which.
+_NCCL_OPS_FAILED = "Some NCCL operations have failed or timed out"
+# A launcher's or batch system's report of a process's exit code: "failed (exitcode: 17)",
+# torch elastic's "exitcode  : 17", LSF's "Exited with exit code 17.", "exit status 17".
+_EXIT_STATUS = re.compile(
+    r"exitcode\s*:\s*(?P<a>\d+)|Exited with exit code (?P<b>\d+)|exit(?:ed with)? (?:status|code)"
+    r"[ =](?P<c>\d+)"
+)
+# Megatron-LM's re-run state machine (megatron/core/rerun_state_machine.py) says which exit it
+# takes: re-run elsewhere (16) or validation failed, do not go on (17).
+_MEGATRON_RERUN = re.compile(
+    r"(?P<e16>Saving a checkpoint and exiting now\. Please resume the job from the checkpoint to"
+    r" rerun)|(?P<e17>Exiting now\. The job can be resumed from a previous checkpoint)"
+)
+
+
+def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    nodes = names.find(text)
+    if "emory" in text or "oom" in text or "MEMLIMIT" in text:
+        m = _HOST_OOM.search(text)
+        if m is not None:
+            return Signal("host_oom", NODE, f"host out of memory: {m.group(0)}", line, False,
+                          nodes, rank, True, detail=m["proc"] or "")  # fmt: skip
+    if "us error" in text or "SIGBUS" in text:
+        m = _BUS_ERROR.search(text)
+        if m is not None:
+            return Signal("bus_error", NODE, f"bus error: {text.strip()[:150]}", line, True,
+                          nodes, rank, True)  # fmt: skip
+    m = _SEGV.search(text)
+    if m is not None:
+        return Signal("segfault", UNKNOWN, f"process crashed: {m.group(0)}", line, True, nodes,
+                      rank)  # fmt: skip
+    if "illed" in text or "SIGKILL" in text or "-9" in text or "已杀死" in text:
+        m = _KILLED.search(text.strip())
+        if m is not None:
+            return Signal("killed", UNKNOWN, f"a process was killed: {text.strip()[:150]}",
+                          line, False, nodes, rank)  # fmt: skip
+    if "return code = " in text:
+        # The DeepSpeed launcher's report of a worker's end: "... exits with return code = -9".
+        m = re.search(r"exits with return code = (-?\d+)", text)
+        code = int(m[1]) if m is not None else 0
+        if code == -9:
+            return Signal("killed", UNKNOWN, "a worker was killed (SIGKILL)", line, False, nodes,
+                          rank)  # fmt: skip
+        if code == -11 or code == -6:
+            return Signal("segfault", UNKNOWN, f"a worker crashed (signal {-code})", line, True,
+                          nodes, rank)  # fmt: skip
+        if code in _EXIT_CODE_ADVICE:
+            category, requeue, exclude = _EXIT_CODE_ADVICE[code]
+            return Signal("exit_code", category, f"exited with code {code}", line, True, nodes,
+                          rank, requeue, exclude, detail=f"exit {code}")  # fmt: skip
+        if code:
+            return Signal("worker_failed", UNKNOWN, f"a worker exited with code {code}", line,
+                          True, nodes, rank, victim=True)  # fmt: skip
+    if "xit" in text:
+        m = _EXIT_STATUS.search(text)
+        status = int(m["a"] or m["b"] or m["c"]) if m is not None else None
+        if status is not None and status in _EXIT_CODE_ADVICE:
+            category, requeue, exclude = _EXIT_CODE_ADVICE[status]
+            code = status
+            return Signal("exit_code", category, f"exited with code {code}", line, True, nodes,
+                          rank, requeue, exclude, detail=f"exit {code}")  # fmt: skip
+    if "exiting now" in text or "Exiting now" in text:
+        m = _MEGATRON_RERUN.search(text)
+        if m is not None:
+            code = 16 if m["e16"] else 17
+            category, requeue, exclude = _EXIT_CODE_ADVICE[code]
+            what = f"Megatron re-run state machine: exit {code}"
+            return Signal("megatron_rerun", category, what, line, True, nodes, rank, requeue,
+                          exclude, detail=f"exit {code}")  # fmt: skip
+    m = _CHILD_FAILED.search(text)
+    if m is not None:
+        return Signal("worker_failed", UNKNOWN, f"a worker process failed: {m.group(0)}", line,
+                      True, nodes, rank, victim=True)  # fmt: skip
+    if _NCCL_OPS_FAILED in text:
+        return Signal("nccl_ops_failed", UNKNOWN, _NCCL_OPS_FAILED, line, False, nodes, rank,
+                      victim=True, fatal=False)  # fmt: skip
+    if "can't open file" in text or "command not found" in text:
+        return Signal("cannot_run", APPLICATION, f"cannot run: {text.strip()[:150]}", line,
+                      False, nodes, rank)  # fmt: skip
+    return None
+
+
+# --- storage ----------------------------------------------------------------------------------
+
+_STORAGE = re.compile(
+    r"(?P<eio>Input/output error|\[Errno 5\]|EIO\b)|(?P<enospc>No space left on device"
+    r"|\[Errno 28\]|ENOSPC)|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|ESTALE)"
+    r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|EDQUOT)"
+    r"|(?P<erofs>Read-only file system|\[Errno 30\])"
+    r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
+    r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading)"
+    r"|(?P<fs>LustreError|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
+    r" responding|Transport endpoint is not connected|\bmmfs\w*: .*error|GPFS.*(?:error|fail)"
+    r"|unable to (?:open|write|read|flush) (?:file|dataset))",
+    re.IGNORECASE,
+)
+
+
+def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    m = _STORAGE.search(text)
+    if m is None:
+        return None
+    which = m.lastgroup or "io"
+    return Signal(f"storage_{which}", STORAGE, f"storage error: {m.group(0)[:120]}", line,
+                  False, names.find(text), rank, True)  # fmt: skip
+
+
+# --- the entry point --------------------------------------------------------------------------
+
+
+def detect_crash(line: str, names: NodeNames | None = None) -> Signal | None:
+    """The failure signal on `line`, or None. Call only for lines that pass `may_matter`."""
+    names = names or _NO_NAMES
+    rank, _, text = split_prefix(line)
+    signal = _detect(text, line, rank, names)
+    if signal is not None and signal.rank is None and rank is not None:
+        signal = replace(signal, rank=rank)
+    return signal
+
+
+def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    found = _scheduler(text, line, rank)
+    if found is not None:
+        return found
+    if "srun: error" in text or "salloc: error" in text or "sbatch: error" in text:
+        found = _srun(text, line, names)
+        if found is not None:
+            return found
+    if "slurmstepd" in text and _STEPD_NODE.search(text):
+        return Signal("slurmd_error", NODE, f"slurmd: {text.strip()[:150]}", line, True,
+                      names.find(text), rank, True)  # fmt: skip
+    if "redential" in text or "Munge" in text or "Zero Bytes" in text:
+        m = _CREDENTIAL.search(text)
+        if m is not None:
+            return Signal("credential", NODE, f"authentication (munge/slurmd): {m.group(0)}",
+                          line, True, names.find(text), rank, True)  # fmt: skip
+    if "Xid" in text and parse_xid(text) is not None:
+        return _xid(text, line, rank, names)  # informational Xids (63, 92) are no failure
+    found = _gpu(text, line, rank, names)
+    if found is not None:
+        return found
+    if "CUDA" in text or "uda" in text or "CUBLAS" in text or "OutOfMemoryError" in text:
+        found = _cuda(text, line, rank, names)
+        if found is not None:
+            return found
+    found = _distributed(text, line, rank, names)
+    if found is not None:
+        return found
+    found = _host(text, line, rank, names)
+    if found is not None:
+        return found
+    found = _storage(text, line, rank, names)
+    if found is not None:
+        return found
+    if "returned nan" in text or "returned an invalid" in text:
+        return Signal("nan_detected", APPLICATION, f"autograd anomaly: {text.strip()[:150]}",
+                      line, False, names.find(text), rank)  # fmt: skip
+    if ("Assertion" in text or "block: [" in text) and _DEVICE_ASSERT.search(text):
+        return Signal("device_assert", APPLICATION, "device-side assertion failed", line, False,
+                      names.find(text), rank)  # fmt: skip
+    return bare_exception(text, line, rank, names)
+
+
+def _xid(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    xid = parse_xid(text)
+    if xid is None:
+        return None
+    info = xid.info
+    nodes = _nodes_for(text, names, xid.host)
+    if xid.code == 45 and "caused by previous Xid" in text:
+        # Preemptive cleanup of the channels an earlier GPU error broke: that error is the cause.
+        return Signal("xid", GPU, f"Xid 45 after a GPU error ({xid.message[:80]})", line, True,
+                      nodes, rank, True, False, detail="45")  # fmt: skip
+    if xid.code not in XID_TABLE:
+        # A code the table does not know: a GPU event whose weight the next lines tell.
+        return Signal("xid", GPU, f"Xid {xid.code}: {xid.message[:80]}", line, False, nodes,
+                      rank, True, detail=str(xid.code), fatal=False)  # fmt: skip
+    if not info.fatal:
+        return None  # informational (row remap recorded, SBE rate): no crash
+    return Signal("xid", info.category, f"Xid {xid.code}: {info.meaning}", line, True, nodes,
+                  rank, info.requeue, info.exclude, detail=str(xid.code))  # fmt: skip
+
+
+# --- Python exceptions ------------------------------------------------------------------------
+
+_TRACEBACK_START = "Traceback (most recent call last):"
+# `torch.OutOfMemoryError: CUDA out of memory`, `RuntimeError: x`, `KeyboardInterrupt`
+_EXCEPTION = re.compile(
+    r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit|Failure"
+    r"|Warning|Timeout))(?::\s*(?P<msg>.*))?$"
+)
+# A line that is nothing but an exception report (no traceback header before it, or the header
+# cut away): `RuntimeError: ...`, `torch.distributed.DistBackendError: ...`, `Exception: ...`.
+_BARE_EXCEPTION = re.compile(
+    r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure)"
+    r"|Exception))(?P<sep>:\s|:$|$)(?P<msg>.*)$"
+)
+# Raised by code that cannot run at all: the same error recurs on every attempt.
+_NOT_A_CRASH = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration"})
+_NETWORKISH = frozenset(
+    {"DistNetworkError", "DistStoreError", "ConnectionError", "ConnectionResetError",
+     "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "TimeoutError",
+     "RendezvousConnectionError", "RendezvousTimeoutError", "gaierror", "SSLError"}
+)  # fmt: skip
+
+
+def exception_signal(
+    exc_type: str, message: str, line: str, rank: int | None, names: NodeNames | None = None
+) -> Signal | None:
+    """Classify a Python exception (its `Type: message` line)."""
+    short = exc_type.rsplit(".", 1)[-1]
+    if short in _NOT_A_CRASH or short.endswith("Warning"):
+        return None
+    names = names or _NO_NAMES
+    nodes = names.find(line)
+    if short == "ChildFailedError":  # torchrun's report that a worker failed: see the worker's
+        return Signal("worker_failed", UNKNOWN, "torch elastic: a worker process failed", line,
+                      True, nodes, rank, victim=True, detail=exc_type)  # fmt: skip
+    summary = f"Python exception {exc_type}" + (f": {message[:200]}" if message else "")
+    inner = _detect(message, line, rank, names) if message else None
+    if inner is not None and inner.name != "python_exception":
+        # RuntimeError: CUDA error: ..., DistBackendError: NCCL error ..., OSError: [Errno 5] ...
+        return replace(inner, summary=summary, detail=exc_type, fatal=True)
+    if short in _NETWORKISH:
+        return Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
+                      detail=exc_type)  # fmt: skip
+    if short in ("MemoryError",):
+        return Signal("python_exception", NODE, summary, line, False, nodes, rank, True,
+                      detail=exc_type)  # fmt: skip
+    # Everything else a Python program raises and does not handle is its own error: a bug, a
+    # bad configuration, a shape or dtype mismatch, a missing file or module.
+    return Signal("python_exception", APPLICATION, summary, line, False, nodes, rank,
+                  detail=exc_type)  # fmt: skip
+
+
+def bare_exception(
+    text: str, line: str, rank: int | None, names: NodeNames | None = None
+) -> Signal | None:
+    """An exception line on its own (`RuntimeError: ...`), without a traceback before it."""
+    if "rror" not in text and "xception" not in text and "ailure" not in text:
+        return None
+    m = _BARE_EXCEPTION.match(text)
+    if m is None:
+        return None
+    exc_type = m["type"]
+    if "." in exc_type and not exc_type.split(".")[-1][:1].isupper():
+        return None
+    return exception_signal(exc_type, m["msg"].strip(), line, rank, names)
+
+
+class Traceback:
+    """Follows Python tracebacks per rank (ranks' lines interleave) to their exception line.
+
+    State is one small entry per rank currently inside a traceback; a traceback that never
+    reaches an exception line is dropped after `max_lines` of that rank's lines.
+    """
+
+    def __init__(self, *, max_lines: int = 400, max_open: int = 4096) -> None:
+        self._open: dict[int | None, tuple[str, int]] = {}  # rank -> (first line, lines seen)
+        self._max_lines = max_lines
+        self._max_open = max_open
+        self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
+        # The last line fed was a traceback's own (its start, a frame, source, a separator):
+        # other detectors must not read it (source lines quote e.g. `raise ChildFailedError(`).
+        self.consumed = False
+
+    def feed(self, line: str, names: NodeNames | None = None) -> Signal | None:
+        """Consume one line; return a signal when it ends a traceback with an exception."""
+        try:
+            return self._feed(line, names)
+        finally:
+            self.active = bool(self._open)
+
+    def _feed(self, line: str, names: NodeNames | None) -> Signal | None:
+        self.consumed = False
+        if not self._open and "Traceback" not in line:
+            return None
+        rank, label, text = split_prefix(line)
+        key = label if label is not None else rank
+        if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
+            if len(self._open) >= self._max_open:
+                self._open.pop(next(iter(self._open)))
+            self._open[key] = (line, 0)
+            self.consumed = True
+            return None
+        state = self._open.get(key)
+        if state is None:
+            return None
+        head, seen = state
+        if seen >= self._max_lines:
+            del self._open[key]
+            return None
+        # Frames ("  File ...", code lines) are indented; chained tracebacks add a blank line
+        # and a sentence ("During handling ...", "The above exception ...") before their own
+        # "Traceback" line.
+        stripped = text.strip()
+        if (
+            not stripped
+            or text[:1] in " \t^~"
+            or stripped.startswith(("During handling", "The above exception"))
+        ):
+            self._open[key] = (head, seen + 1)
+            self.consumed = True
+            return None
+        m = _EXCEPTION.match(stripped)
+        if m is None:
+            self._open[key] = (head, seen + 1)
+            return None
+        del self._open[key]
+        return exception_signal(m["type"], m["msg"] or "", line, rank, names)

@@ -1,0 +1,178 @@
+"""The live watcher and `ajr check-log` reach the same verdict on every corpus log.
+
+Each log is replayed through the real watch activity (`WatchActivities.watch_attempt`: its
+locator, scanner, block feeding, silence polls, engine state) in virtual time: its lines are
+appended to a real file as the virtual clock passes their own timestamps, the job stays RUNNING
+while they come, then it ends (FAILED for a crash, COMPLETED otherwise) or, for a job the label
+says hung, stays alive and silent. Only Slurm and the clock are fakes (tests/fakes.py). The
+watcher's observation, decided by the recovery policy, must equal check-log's report and verdict:
+the same anomaly, the same category, the same requeue.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+import pytest
+
+from activities.watch import Clock, WatchActivities
+from analysis.analyzer import AnalyzerContext, LogAnalyzer
+from analysis.engine import LogEngine
+from analysis.lines import parse_timestamp, split_prefix
+from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
+from models.slurm import ExitStatus, JobState, SlurmJob
+from tests.corpus_eval import CORPUS, labels, silence_after
+from tests.fakes import FakePoller, FakeSlurmControl
+from worker.checklog import run_check_log
+from workflows.policy import first_attempt_decision
+
+pytestmark = pytest.mark.unit
+
+START = 1_800_000_000.0
+POLL_S = 0.5
+
+
+def timed_lines(path: Path) -> list[tuple[float, str]]:
+    """Each line with the time it is written: its own timestamp, else the previous one's."""
+    raw = path.read_bytes().decode("utf-8", "replace").split("\n")
+    if raw and raw[-1] == "":
+        raw.pop()
+    stamps: list[float | None] = [parse_timestamp(split_prefix(line)[2]) for line in raw]
+    first = next((t for t in stamps if t is not None), None)
+    out: list[tuple[float, str]] = []
+    last = 0.0
+    for line, stamp in zip(raw, stamps, strict=True):
+        if stamp is not None and first is not None and stamp - first >= last:
+            last = stamp - first
+        out.append((START + last, line))
+    return out
+
+
+class VirtualWorld(Clock):
+    """The clock, the log file growing on it, and the job's fate once the log is written."""
+
+    def __init__(self, path: Path, lines: list[tuple[float, str]], job: SlurmJob) -> None:
+        self.now = START
+        self.path = path
+        self.lines = lines
+        self.next = 0
+        self.job = job
+        self.ended_at: float | None = None
+        path.write_bytes(b"")
+
+    def time(self) -> float:
+        return self.now
+
+    def monotonic(self) -> float:
+        return self.now - START
+
+    async def sleep(self, seconds: float) -> None:
+        target = self.now + seconds
+        if self.next < len(self.lines):
+            due = self.lines[self.next][0]
+            # Jump over long silences, stopping just short of the next line (a poll there sees
+            # the whole silence, as check-log's look at the gap does).
+            target = max(target, min(due - 0.001, self.now + 3600 * 24 * 30))
+        self.now = target
+        with self.path.open("ab") as out:
+            while self.next < len(self.lines) and self.lines[self.next][0] <= self.now:
+                out.write(self.lines[self.next][1].encode("utf-8", "surrogateescape") + b"\n")
+                self.next += 1
+        if self.next >= len(self.lines) and self.ended_at is None:
+            self.ended_at = self.now
+        await asyncio.sleep(0)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    anomaly: str
+    category: str | None
+    requeue: bool | None
+
+
+def engine_factory(context: AnalyzerContext) -> LogAnalyzer:
+    return LogEngine(context)
+
+
+async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
+    label = labels(split)[name]
+    nodes = tuple(label.get("job_nodes") or ("node1",))
+    log = (
+        tmp_path
+        / f"corpus_7_date_{time.strftime('%y-%m-%d_time_%H-%M-%S', time.localtime(START))}.log"
+    )
+    job = SlurmJob(
+        job_id=7, name="corpus", state=JobState.RUNNING, nodes=nodes, start_time=START - 1,
+        work_dir=str(tmp_path), stdout_path=str(tmp_path / "slurm-7.out"),
+        user_id=0, group_id=0,
+    )  # fmt: skip
+    world = VirtualWorld(log, timed_lines(CORPUS / split / name), job)
+    poller, control = FakePoller([job]), FakeSlurmControl([job])
+    activities = WatchActivities(poller, control, engine_factory, poll_interval=POLL_S, clock=world)
+    config = RecoveryConfig()
+    hung_for = silence_after(label)
+    fate = JobState.FAILED if label["anomaly"] == "CRASH" else JobState.COMPLETED
+    watch = asyncio.create_task(
+        activities.watch_attempt(WatchRequest(cluster="c", job_id=7, attempt=0, config=config))
+    )
+    while not watch.done():
+        await asyncio.sleep(0)
+        if world.ended_at is None:
+            continue
+        if hung_for and world.now < world.ended_at + hung_for + 2 * POLL_S:
+            continue  # alive and silent: the watcher's silence polls run on
+        if hung_for:
+            watch.cancel()  # silent as long as the label says, and nothing decided: no anomaly
+            break
+        if world.now >= world.ended_at + 2 * POLL_S and job.state is JobState.RUNNING:
+            code = 1 if fate is JobState.FAILED else 0
+            job = replace(job, state=fate, exit_status=ExitStatus(code=code), end_time=world.now)
+            poller.publish([job])
+            control.jobs[7] = job
+    try:
+        observation: Observation = await watch
+    except asyncio.CancelledError:
+        return Verdict("NONE", None, None)
+    return verdict_of(observation, config)
+
+
+def verdict_of(observation: Observation, config: RecoveryConfig) -> Verdict:
+    kind = observation.kind
+    if kind is Observed.EXITED:
+        if not observation.category:
+            return Verdict("NONE", None, None)  # the log said nothing (Slurm's state aside)
+        kind = Observed.CRASH
+    decision = first_attempt_decision(replace(observation, kind=kind), config)
+    return Verdict(kind.value, observation.category, decision.action is Action.REQUEUE)
+
+
+def checklog_verdict(split: str, name: str) -> Verdict:
+    label = labels(split)[name]
+    nodes = tuple(label.get("job_nodes") or ())
+    report, verdict = run_check_log(
+        str(CORPUS / split / name), RecoveryConfig(), nodes=nodes, silent_for=silence_after(label)
+    )
+    first = report.anomaly
+    if first is None:
+        return Verdict("NONE", None, None)
+    return Verdict(first.kind, str(first.category), verdict.requeue if verdict else None)
+
+
+@pytest.mark.parametrize("name", sorted(labels("tune")))
+async def test_watcher_and_check_log_agree_on_the_tuning_set(name: str, tmp_path: Path) -> None:
+    watched = await asyncio.wait_for(watcher_verdict("tune", name, tmp_path), timeout=120)
+    assert watched == checklog_verdict("tune", name)
+
+
+async def test_watcher_and_check_log_agree_on_the_heldout_set(tmp_path: Path) -> None:
+    """Counted, not listed: what the engine says of held-out logs is not shown one by one."""
+    disagreements = 0
+    for name in sorted(labels("heldout")):
+        directory = tmp_path / name
+        directory.mkdir()
+        watched = await asyncio.wait_for(watcher_verdict("heldout", name, directory), 120)
+        disagreements += watched != checklog_verdict("heldout", name)
+    assert disagreements == 0

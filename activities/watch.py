@@ -293,6 +293,7 @@ class _AttemptWatcher:
     def _cursor_now(self, *, unconfirmed: bool = True) -> LogCursor:
         """A copy of the cursor with the analyzer's state: what another worker resumes from."""
         cursor = self.log.cursor
+        self._note_milestones()
         return dataclasses.replace(
             cursor,
             analyzer=self.analyzer.export_state() if self.analyzer is not None else cursor.analyzer,
@@ -300,6 +301,20 @@ class _AttemptWatcher:
             if unconfirmed and self.unconfirmed is not None
             else {},
         )
+
+    def _note_milestones(self) -> None:
+        """What the log told of this attempt's progress: its first step (the restart worked),
+        the checkpoint it loaded and the last one it saved (the efficiency records' ends)."""
+        if self.analyzer is None:
+            return
+        seen, cursor = self.analyzer.milestones(), self.log.cursor
+        if seen.first_step_at and not cursor.first_step_at:
+            cursor.first_step_at = seen.first_step_at
+        if seen.loaded_at is not None:
+            cursor.loaded_step, cursor.loaded_at = seen.loaded_step, seen.loaded_at
+        if seen.last_save_at is not None:
+            cursor.last_save_step, cursor.last_save_at = seen.last_save_step, seen.last_save_at
+        cursor.interrupted_saves = seen.interrupted_saves
 
     def _beat(self, force: bool = False) -> None:
         now = self.owner._clock.monotonic()
@@ -358,10 +373,14 @@ class _AttemptWatcher:
         else:
             states = {}
         self.unconfirmed = None  # the end is what is reported now
-        if self.first_finding is None and self.analyzer is not None:
-            # Failure signals the job printed and never got past explain how it ended.
-            final = getattr(self.analyzer, "final_finding", None)
-            self.first_finding = final() if final is not None else None
+        if self.analyzer is not None:
+            # A save the attempt was still in ended with it, or was cut off.
+            self.analyzer.end_of_attempt(
+                failed=job.state is not JobState.COMPLETED, at=self.owner._clock.time()
+            )
+            if self.first_finding is None:
+                # Failure signals the job printed and never got past explain how it ended.
+                self.first_finding = self.analyzer.final_finding()
         self.log.cursor.checkpoints = self._checkpoints()
         observation = self._observation(Observed.EXITED, job)
         failed = [n for n in job.nodes if states.get(n, "") in UNUSABLE_NODE_STATES]

@@ -37,6 +37,18 @@ class AnalyzerContext:
     settings: EngineSettings = field(default_factory=EngineSettings)
 
 
+@dataclass(frozen=True)
+class Milestones:
+    """What the log told of an attempt's progress: the efficiency records' ends."""
+
+    first_step_at: float | None = None  # the first training step (the restart worked)
+    loaded_step: int | None = None  # the checkpoint the attempt resumed from
+    loaded_at: float | None = None
+    last_save_step: int | None = None  # the last checkpoint it finished saving
+    last_save_at: float | None = None
+    interrupted_saves: int = 0  # saves begun and never finished
+
+
 class LogAnalyzer(Protocol):
     def feed(self, line: str, at: float) -> Finding | None:
         """Consume one complete line (without its newline); return a finding to act on, if any."""
@@ -49,6 +61,18 @@ class LogAnalyzer(Protocol):
     @property
     def checkpoints(self) -> int:
         """Checkpoint saves seen so far in this attempt."""
+        ...
+
+    def milestones(self) -> Milestones:
+        """Progress so far: first step, checkpoint loaded, last checkpoint saved."""
+        ...
+
+    def end_of_attempt(self, *, failed: bool, at: float) -> None:
+        """The attempt is over (Slurm says so): settle what was still in progress."""
+        ...
+
+    def final_finding(self) -> Finding | None:
+        """After the end: failure signals the job printed and never got past, if any."""
         ...
 
     def export_state(self) -> dict[str, Any]:

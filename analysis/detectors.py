@@ -11,8 +11,6 @@ checkpoint line passes and that almost every other line fails; the regexes run o
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
-from dataclasses import dataclass
 from typing import NamedTuple
 
 import re2
@@ -33,7 +31,6 @@ from analysis.signals import (
     exception_signal,
 )
 from analysis.throughput import throughput_readings
-from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
 __all__ = [
     "APPLICATION",
@@ -43,8 +40,6 @@ __all__ = [
     "SCHEDULER",
     "STORAGE",
     "UNKNOWN",
-    "CheckpointEvent",
-    "CheckpointMatcher",
     "NodeNames",
     "Progress",
     "Signal",
@@ -132,6 +127,17 @@ _TOKENS = (
     "tok/s",
     "tokens/s",
     "TFLOP",
+    # Checkpoint forms without "heckpoint": "Saving current state to", "Loading states from",
+    # "Writing model shards", and the ends of training that complete a save begun before them.
+    "Training completed",
+    "train_runtime",
+    "exits successfully",
+    "Finished training",
+    "Saving",
+    "oading",
+    "shards",
+    "raining from",
+    "saving model",
 )
 
 
@@ -192,6 +198,15 @@ def may_matter(line: str) -> bool:
         or "tok/s" in line
         or "tokens/s" in line
         or "TFLOP" in line
+        or "Training completed" in line
+        or "train_runtime" in line
+        or "exits successfully" in line
+        or "Finished training" in line
+        or "Saving" in line
+        or "oading" in line
+        or "shards" in line
+        or "raining from" in line
+        or "saving model" in line
     )
 
 
@@ -300,84 +315,6 @@ def _float(text: str) -> float | None:
         return None
 
 
-# --- checkpoints ----------------------------------------------------------------------------
-
-_CKPT_SAVED = re.compile(
-    r"successfully saved checkpoint (?:from|at) iteration\s+(?P<iteration>\d+)"
-)
-_CKPT_START = re.compile(r"saving checkpoint at iteration\s+(?P<iteration>\d+)")
-_ANY_ITERATION = re.compile(r"iteration\D{0,5}?(\d+)", re.IGNORECASE)
-# A save that has begun, in the words frameworks use; it opens the checkpoint phase (a long
-# silence is normal there) and counts as nothing until a completion line follows. Completion
-# forms are tried first, so "finished saving checkpoint" is never a start.
-_CKPT_BEGIN = re.compile(
-    r"\b(?:saving|writing|storing|persisting)\b(?:(?!\btook\b).){0,40}?\bcheck-?points?\b"
-    r"|\bcheck-?point(?:ing)?\b(?:(?!\btook\b).){0,60}?"
-    r"\b(?:is about to be saved|save (?:for step \d+ )?(?:started|begins?|in progress)"
-    r"|saving started)"
-    r"|^\W*checkpointing\b(?! (?:done|finished|complete))",
-    re.IGNORECASE,
-)
-_CKPT_DONE_WORDS = re.compile(
-    r"(?<!to be )\bsaved\b|\b(?:finished|completed?|done|finalized|took)\b", re.IGNORECASE
-)
-_ANY_STEP = re.compile(r"(?:iteration|step)\D{0,5}?(\d+)", re.IGNORECASE)
-
-
-@dataclass(frozen=True, slots=True)
-class CheckpointEvent:
-    saved: bool  # False: a save started ("saving checkpoint at iteration N")
-    iteration: int | None = None
-    pattern: str = ""
-
-
-class CheckpointMatcher:
-    """Recognises checkpoint saves: Megatron's lines, the seeds' defaults, site patterns.
-
-    A site pattern may name the iteration with `(?P<iteration>\\d+)`; otherwise a number after
-    the word "iteration" on the line is used, if any. `start_patterns` are site forms of a save
-    that has begun (they open the checkpoint phase and count as no save).
-    """
-
-    def __init__(self, patterns: Iterable[str] = (), start_patterns: Iterable[str] = ()) -> None:
-        extra = [p for p in patterns if p not in DEFAULT_CHECKPOINT_PATTERNS]
-        self._defaults = tuple((p, re.compile(p)) for p in DEFAULT_CHECKPOINT_PATTERNS)
-        self._extra = tuple((p, re.compile(p)) for p in extra)
-        self._start = tuple((p, re.compile(p)) for p in start_patterns)
-
-    @property
-    def has_site_patterns(self) -> bool:
-        """Site patterns may match lines the prefilter rejects: the engine must try them all."""
-        return bool(self._extra or self._start)
-
-    def match(self, text: str) -> CheckpointEvent | None:
-        if "heckpoint" in text or "CHECKPOINT" in text:
-            m = _CKPT_SAVED.search(text)
-            if m is not None:
-                return CheckpointEvent(True, int(m["iteration"]), "megatron")
-            m = _CKPT_START.search(text)
-            if m is not None:
-                return CheckpointEvent(False, int(m["iteration"]), "megatron")
-            for source, pattern in self._defaults:
-                m = pattern.search(text)
-                if m is not None:
-                    return CheckpointEvent(True, _iteration_of(m, text), source)
-        for source, pattern in self._extra:
-            m = pattern.search(text)
-            if m is not None:
-                return CheckpointEvent(True, _iteration_of(m, text), source)
-        for source, pattern in self._start:
-            m = pattern.search(text)
-            if m is not None:
-                return CheckpointEvent(False, _iteration_of(m, text), source)
-        if "heckpoint" in text or "HECKPOINT" in text:
-            m = _CKPT_BEGIN.search(text)
-            if m is not None and not _CKPT_DONE_WORDS.search(text):
-                it = _ANY_STEP.search(text)
-                return CheckpointEvent(False, int(it[1]) if it else None, "save-start")
-        return None
-
-
 # --- phases other than training (a long silence is normal there) ---------------------------
 
 EVALUATING, LOADING = "evaluating", "loading"
@@ -399,13 +336,6 @@ def phase_marker(text: str) -> str | None:
     if m is None:
         return None
     return EVALUATING if m["eval"] else LOADING
-
-
-def _iteration_of(m: re.Match[str], text: str) -> int | None:
-    if "iteration" in m.re.groupindex and m["iteration"]:
-        return int(m["iteration"])
-    it = _ANY_ITERATION.search(text)
-    return int(it[1]) if it else None
 
 
 # --- missed heartbeats (NVRx, seed 004) ----------------------------------------------------

@@ -52,13 +52,14 @@ from dataclasses import asdict, replace
 from typing import Any
 
 from analysis import telemetry
-from analysis.analyzer import AnalyzerContext, Finding
+from analysis.analyzer import AnalyzerContext, Finding, Milestones
 from analysis.attribution import Attribution, attribute
+from analysis.checkpoints import TRAINING_DONE, CheckpointEvent, CheckpointMatcher, Kind
 from analysis.detectors import (
     APPLICATION,
     EVALUATING,
     GPU,
-    CheckpointMatcher,
+    LOADING,
     NodeNames,
     Progress,
     Signal,
@@ -78,7 +79,7 @@ from models.categories import Category
 from models.recovery import Observed
 
 _MAX_SIGNALS = 64  # per attempt: enough for attribution, bounded for very noisy failures
-STATE_VERSION = 2
+STATE_VERSION = 3
 _STATE_SIGNALS = 8  # signals carried across a worker restart (bounded heartbeat size)
 _STATE_LINE_CHARS = 1000
 _CADENCE_WINDOW = 32
@@ -126,6 +127,14 @@ class LogEngine:
         self._saved_iterations: deque[int] = deque(maxlen=_RECENT_SAVES)
         self._last_save_report = -2
         self._saving_since: float | None = None
+        # A save that began and has not been seen to end: (step, since, ends when training
+        # goes on). Still open when the attempt dies, it was interrupted: no checkpoint.
+        self._open_save: tuple[int | None, float, bool] | None = None
+        self._interrupted_saves = 0
+        self.saves: deque[tuple[int | None, float]] = deque(maxlen=_RECENT_SAVES)  # (step, at)
+        self.loads: deque[tuple[int | None, float]] = deque(maxlen=16)  # (step, at)
+        self._first_progress_at: float | None = None
+        self._first_progress_after_load: float | None = None
         # Another phase where silence is normal (EVALUATING, LOADING) and when it began.
         self._other_phase: tuple[str, float] | None = None
 
@@ -157,6 +166,28 @@ class LogEngine:
     @property
     def checkpoints(self) -> int:
         return self._checkpoints
+
+    @property
+    def first_progress_at(self) -> float | None:
+        """When this attempt's first training step report came (restart proven: work goes on)."""
+        return self._first_progress_after_load or self._first_progress_at
+
+    @property
+    def interrupted_saves(self) -> int:
+        """Saves that began and never ended (one still open counts: the attempt is over)."""
+        return self._interrupted_saves + (1 if self._open_save is not None else 0)
+
+    def milestones(self) -> Milestones:
+        load = self.loads[-1] if self.loads else (None, None)
+        save = self.saves[-1] if self.saves else (None, None)
+        return Milestones(
+            first_step_at=self.first_progress_at,
+            loaded_step=load[0],
+            loaded_at=load[1],
+            last_save_step=save[0],
+            last_save_at=save[1],
+            interrupted_saves=self.interrupted_saves,
+        )
 
     def feed(self, line: str, at: float) -> Finding | None:
         if self._first_line_at is None:
@@ -372,6 +403,12 @@ class LogEngine:
             "saved_iterations": list(self._saved_iterations)[-8:],
             "last_save_report": self._last_save_report,
             "saving_since": self._saving_since,
+            "open_save": list(self._open_save) if self._open_save else None,
+            "interrupted_saves": self._interrupted_saves,
+            "saves": [list(x) for x in list(self.saves)[-8:]],
+            "loads": [list(x) for x in self.loads],
+            "first_progress_at": self._first_progress_at,
+            "first_progress_after_load": self._first_progress_after_load,
             "other_phase": list(self._other_phase) if self._other_phase else None,
             "crashed": self._crashed,
             "hang_reported": self._hang_reported,
@@ -412,6 +449,15 @@ class LogEngine:
             saved = [int(x) for x in state.get("saved_iterations") or []]
             last_save_report = int(state.get("last_save_report", -2))
             saving_since = _opt_float(state.get("saving_since"))
+            raw_open = state.get("open_save")
+            open_save = (
+                (_opt_int(raw_open[0]), float(raw_open[1]), bool(raw_open[2])) if raw_open else None
+            )
+            saves = [(_opt_int(x[0]), float(x[1])) for x in state.get("saves") or []]
+            loads = [(_opt_int(x[0]), float(x[1])) for x in state.get("loads") or []]
+            first_progress = _opt_float(state.get("first_progress_at"))
+            first_after_load = _opt_float(state.get("first_progress_after_load"))
+            interrupted = int(state.get("interrupted_saves") or 0)
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at
@@ -428,6 +474,12 @@ class LogEngine:
         self._saved_iterations = deque(saved, maxlen=_RECENT_SAVES)
         self._last_save_report = last_save_report
         self._saving_since = saving_since
+        self._open_save = open_save
+        self._interrupted_saves = interrupted
+        self.saves = deque(saves, maxlen=_RECENT_SAVES)
+        self.loads = deque(loads, maxlen=16)
+        self._first_progress_at = first_progress
+        self._first_progress_after_load = first_after_load
         self._other_phase = other_phase
         self._crashed = bool(state.get("crashed"))
         self._hang_reported = bool(state.get("hang_reported"))
@@ -447,13 +499,13 @@ class LogEngine:
             record = telemetry.parse_record(line)
             if record is not None:
                 return self._on_telemetry(record, line, at)
-        event = self._ckpt.match(line)
-        if event is not None:
-            if not event.saved:
-                self._saving_since = at
-                self._interrupt_throughput()
-            else:
-                self._on_saved(event.iteration, at)
+        events = self._ckpt.match_all(line)
+        if events:
+            for event in events:
+                self._on_checkpoint(event, at)
+            return None
+        if self._open_save is not None and self._open_save[2] and TRAINING_DONE.search(line):
+            self._close_save(at)  # training ended normally after the save: it went through
             return None
         progress = parse_progress(line)
         if progress is not None:
@@ -489,8 +541,18 @@ class LogEngine:
             and progress.iteration <= previous
         ):
             return self._nan_check(progress, line)  # a repeated or other rank's report
-        self._saving_since = None  # a step after a save start: the save is over
+        if self._open_save is not None:
+            step, _, infer = self._open_save
+            moved_on = progress.iteration is None or step is None or progress.iteration > step
+            if infer and moved_on:
+                self._close_save(at)  # training went on after it: the save went through
+        if self._open_save is None:
+            self._saving_since = None  # a step after a save start: the save is over
         self._other_phase = None  # and so is an evaluation or a data-loading phase
+        if self._first_progress_at is None:
+            self._first_progress_at = at
+        if self.loads and self._first_progress_after_load is None:
+            self._first_progress_after_load = at
         # The interval since the previous report: Megatron states it (time per iteration x
         # iterations); else the line's own timestamp; else the arrival time, which a batch of
         # lines read together shares (a zero interval is no information and is skipped).
@@ -545,21 +607,61 @@ class LogEngine:
             rank,
         )
 
+    def _on_checkpoint(self, event: CheckpointEvent, at: float) -> None:
+        if event.kind is Kind.SAVE_START:
+            if event.weak and self._open_save is not None:
+                return  # another line of the save already begun
+            if self._open_save is not None and self._open_save[2]:
+                self._close_save(at)  # a new save began: the previous one went through
+            self._open_save = (event.iteration, at, event.infer)
+            self._saving_since = at
+            self._interrupt_throughput()
+        elif event.kind is Kind.SAVE_DONE:
+            if event.weak and self._open_save is None and self._counted_lately():
+                return  # Megatron's timer row after a save its own line already counted
+            self._on_saved(event.iteration, at)
+        elif event.kind is Kind.LOAD_START:
+            self._other_phase = (LOADING, at)
+        else:
+            if not self.loads or self.loads[-1][0] != event.iteration:
+                self.loads.append((event.iteration, at))
+            self._first_progress_after_load = None
+            if event.iteration is not None and self._iteration is None:
+                self._iteration = event.iteration
+
+    def end_of_attempt(self, *, failed: bool, at: float) -> None:
+        """The attempt is over: a save it was still in ended with it (if it did not fail)."""
+        if self._open_save is None:
+            return
+        if failed or not self._open_save[2]:
+            self._interrupted_saves += 1
+            self._open_save = None
+        else:
+            self._close_save(at)
+
+    def _counted_lately(self) -> bool:
+        return self._progress_reports - self._last_save_report <= 1
+
+    def _close_save(self, at: float) -> None:
+        """The open save ended (its end line came, or training went on after it)."""
+        if self._open_save is not None:
+            step = self._open_save[0]
+            self._open_save = None
+            self._on_saved(step, at)
+
     def _on_saved(self, iteration: int | None, at: float) -> None:
+        if iteration is None and self._open_save is not None:
+            iteration = self._open_save[0]  # the end line of a save whose start named its step
+        self._open_save = None
         self._saving_since = None
         self._interrupt_throughput()
-        if iteration is None:
-            # A line without its iteration (Megatron's "save-checkpoint" timer row, "Saved
-            # checkpoint to") usually reports a save already counted by its own success line:
-            # count it only if no save was counted within the last progress report.
-            if self._progress_reports - self._last_save_report <= 1:
+        if iteration is not None:
+            if iteration in self._saved_iterations:
                 return
-        elif iteration in self._saved_iterations:
-            return
-        else:
             self._saved_iterations.append(iteration)
         self._checkpoints += 1
         self._last_save_report = self._progress_reports
+        self.saves.append((iteration, at))
 
     def _on_straggler(self, line: str) -> None:
         report = parse_nvrx(line)
@@ -648,11 +750,12 @@ class LogEngine:
             progress = Progress(event.iteration, event.tflops, event.loss, rates=rates)
             return self._on_progress(progress, line, at)
         if isinstance(event, telemetry.CheckpointSave):
-            if event.done:
-                self._on_saved(event.iteration, at)
-            else:
-                self._saving_since = at
-                self._interrupt_throughput()
+            kind = Kind.SAVE_DONE if event.done else Kind.SAVE_START
+            self._on_checkpoint(CheckpointEvent(kind, event.iteration, pattern="telemetry"), at)
+            return None
+        if isinstance(event, telemetry.CheckpointLoad):
+            kind = Kind.LOAD_DONE if event.done else Kind.LOAD_START
+            self._on_checkpoint(CheckpointEvent(kind, event.iteration, pattern="telemetry"), at)
             return None
         if isinstance(event, telemetry.Error):
             return self._on_telemetry_error(event, line)
@@ -723,6 +826,9 @@ class LogEngine:
         )
 
     def _report(self, kind: Observed) -> Finding | None:
+        if self._open_save is not None:  # the attempt died in the middle of a save
+            self._interrupted_saves += 1
+            self._open_save = None
         result = attribute(self._signals, self._layout, self._context.job_nodes)
         self._pending_since = None
         self._pending_fatal = False

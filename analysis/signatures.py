@@ -9,7 +9,7 @@ import re
 from collections.abc import Mapping
 from typing import Any
 
-from analysis.analyzer import AnalyzerContext, Finding
+from analysis.analyzer import AnalyzerContext, Finding, Milestones
 from models.categories import Category
 from models.recovery import Observed
 
@@ -61,6 +61,15 @@ class SignatureAnalyzer:
     @property
     def checkpoints(self) -> int:
         return self._checkpoints
+
+    def milestones(self) -> Milestones:
+        return Milestones()  # the basic signature set does not follow progress
+
+    def end_of_attempt(self, *, failed: bool, at: float) -> None:
+        return None
+
+    def final_finding(self) -> Finding | None:
+        return None
 
     def export_state(self) -> dict[str, Any]:
         return {"in_traceback": self._in_traceback, "head": self._traceback_head[:1000]}

@@ -125,6 +125,12 @@ class CheckpointSave:
 
 
 @dataclass(frozen=True, slots=True)
+class CheckpointLoad:
+    done: bool  # False: the load span started
+    iteration: int | None
+
+
+@dataclass(frozen=True, slots=True)
 class Error:
     exc_type: str  # "" when the record carries only an error message
     message: str
@@ -132,8 +138,9 @@ class Error:
     rank: int | None
 
 
-def interpret(record: Record) -> Iteration | CheckpointSave | Error | None:
-    """What `record` tells about training: progress, a checkpoint save, an error, or nothing."""
+def interpret(record: Record) -> Iteration | CheckpointSave | CheckpointLoad | Error | None:
+    """What `record` tells about training: progress, a checkpoint save or load, an error, or
+    nothing."""
     kind = record.type
     if kind == "error":  # first: an error in a checkpoint span is an error, not a save
         message = record.text("event.exception_message") or record.text("event.error_message")
@@ -145,10 +152,11 @@ def interpret(record: Record) -> Iteration | CheckpointSave | Error | None:
             record.number("event.metrics.tflops"),
             record.number("event.metrics.loss"),
         )
-    if record.name.startswith("checkpoint_save"):
+    if record.name.startswith(("checkpoint_save", "checkpoint_load")):
+        made = CheckpointSave if record.name.startswith("checkpoint_save") else CheckpointLoad
         if kind == "start":
             it = record.number("event.metrics.current_iteration")
-            return CheckpointSave(False, int(it) if it is not None else None)
+            return made(False, int(it) if it is not None else None)
         if kind in ("complete", "stop"):
             # The metrics added inside the span are written with its stop event.
             it = record.number(
@@ -156,6 +164,6 @@ def interpret(record: Record) -> Iteration | CheckpointSave | Error | None:
                 "event.metrics.current_iteration",
                 "start_event.metrics.current_iteration",
             )
-            return CheckpointSave(True, int(it) if it is not None else None)
+            return made(True, int(it) if it is not None else None)
         return None
     return None

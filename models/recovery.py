@@ -103,6 +103,13 @@ class LogCursor:
     unconfirmed: dict[str, Any] = field(default_factory=dict)
     slurm_unreachable_since: float = 0.0  # epoch seconds; 0: Slurm answers
     slurm_unreachable_reported: bool = False
+    # What the log told of the attempt's progress (epoch seconds; 0: not seen).
+    first_step_at: float = 0.0  # its first training step: the restart worked
+    loaded_step: int | None = None  # the checkpoint it resumed from
+    loaded_at: float = 0.0
+    last_save_step: int | None = None  # its last completed checkpoint save
+    last_save_at: float = 0.0
+    interrupted_saves: int = 0  # saves it began and never finished
 
 
 @dataclass
@@ -164,6 +171,13 @@ class AttemptRecord:
     excluded_nodes: list[str] = field(default_factory=list)
     decided_at: float = 0.0
     steps: list[str] = field(default_factory=list)  # what was done in Slurm, verified
+    # From the log: the first training step, the checkpoint loaded and the last one saved.
+    first_step_at: float = 0.0
+    loaded_step: int | None = None
+    loaded_at: float = 0.0
+    last_save_step: int | None = None
+    last_save_at: float = 0.0
+    interrupted_saves: int = 0
 
 
 @dataclass

@@ -339,6 +339,12 @@ class JobRecoveryWorkflow:
             reasons=reasons,
             excluded_nodes=decision.exclude_nodes,
             decided_at=now,
+            first_step_at=observation.cursor.first_step_at,
+            loaded_step=observation.cursor.loaded_step,
+            loaded_at=observation.cursor.loaded_at,
+            last_save_step=observation.cursor.last_save_step,
+            last_save_at=observation.cursor.last_save_at,
+            interrupted_saves=observation.cursor.interrupted_saves,
         )
         # A live anomaly not acted on is followed by the same attempt's exit: keep one record.
         previous = self.state.attempts[-1] if self.state.attempts else None

@@ -20,13 +20,14 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
+from datetime import UTC, datetime
 from typing import Any
 
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
 from analysis import telemetry
 from analysis.analyzer import AnalyzerContext, Finding
-from analysis.detectors import CheckpointMatcher, Signal, parse_progress
+from analysis.detectors import Signal, parse_progress
 from analysis.engine import LogEngine
 from analysis.lines import SrunJoiner, parse_timestamp, split_prefix
 from models.engine_settings import EngineSettings
@@ -73,6 +74,24 @@ class Detected:
     evidence: tuple[str, ...]
 
 
+@dataclass(frozen=True)
+class Checkpoint:
+    """A checkpoint saved or loaded: its step, when (the line's own time), at which line."""
+
+    step: int | None
+    at: float | None
+    line: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {"step": self.step, "time": _iso(self.at), "line": self.line}
+
+
+def _iso(at: float | None) -> str | None:
+    if not at:
+        return None
+    return datetime.fromtimestamp(at, UTC).isoformat(timespec="seconds")
+
+
 @dataclass
 class CheckReport:
     path: str
@@ -86,7 +105,10 @@ class CheckReport:
     largest_gap_s: float | None = None
     gap_lines: tuple[int, int] | None = None  # (line before, line after) the largest gap
     findings: list[Detected] = field(default_factory=list)
-    checkpoint_saves: list[int | None] = field(default_factory=list)
+    checkpoint_saves: list[Checkpoint] = field(default_factory=list)
+    checkpoint_loads: list[Checkpoint] = field(default_factory=list)
+    interrupted_saves: int = 0  # saves that began and never ended (the job died in them)
+    first_step_at: float | None = None  # the first training step report (after a load)
     tflops: list[float] = field(default_factory=list)
     stragglers: dict[int, str | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
@@ -114,7 +136,10 @@ class CheckReport:
             "culprit_nodes": list(first.culprit_nodes) if first else [],
             "culprit_ranks": list(first.culprit_ranks) if first else [],
             "evidence": list(first.evidence) if first else [],
-            "checkpoint_saves": self.checkpoint_saves,
+            "checkpoint_saves": [c.to_json() for c in self.checkpoint_saves],
+            "checkpoint_loads": [c.to_json() for c in self.checkpoint_loads],
+            "interrupted_saves": self.interrupted_saves,
+            "first_step_time": _iso(self.first_step_at),
             "tflops": self.tflops,
             "format_problems": [vars(p) for p in self.problems],
             "findings": [
@@ -160,10 +185,15 @@ class CheckReport:
             out += [f"    {line}" for line in first.evidence]
             for later in self.findings[1:]:
                 out.append(f"  then {later.kind} at line {later.line}: {later.summary}")
-        saves = ", ".join("?" if i is None else str(i) for i in self.checkpoint_saves[:20])
-        more = " ..." if len(self.checkpoint_saves) > 20 else ""
-        listed = f" ({saves}{more})" if saves else ""
-        out.append(f"  checkpoint saves: {len(self.checkpoint_saves)}{listed}")
+        for what, done in (("saves", self.checkpoint_saves), ("loads", self.checkpoint_loads)):
+            shown = ", ".join(
+                ("?" if c.step is None else str(c.step)) + (f" at {_iso(c.at)}" if c.at else "")
+                for c in done[:10]
+            )
+            more = " ..." if len(done) > 10 else ""
+            out.append(f"  checkpoint {what}: {len(done)}{f' ({shown}{more})' if shown else ''}")
+        if self.interrupted_saves:
+            out.append(f"  interrupted saves (began, never ended): {self.interrupted_saves}")
         if self.tflops:
             t = self.tflops
             out.append(
@@ -261,9 +291,6 @@ class _Replay:
     def __init__(self, path: str, settings: EngineSettings, nodes: tuple[str, ...]) -> None:
         self.report = CheckReport(path=path, hang_timeout_s=settings.hang_timeout_s)
         self.engine = LogEngine(AnalyzerContext(job_nodes=nodes, settings=settings))
-        self.matcher = CheckpointMatcher(
-            settings.checkpoint_patterns, settings.checkpoint_start_patterns
-        )
         self.at: float | None = None  # the latest line timestamp seen
         self.last_stamped = 0  # the line number that carried it
         self.leading: list[str] = []  # lines before the first timestamp
@@ -308,23 +335,20 @@ class _Replay:
             self._feed(raw, self.at or 0.0, number)
 
     def _feed(self, raw: str, at: float, number: int) -> None:
-        saves = self.engine.checkpoints
-        found = self.engine.feed(raw, at)
-        if self.engine.checkpoints > saves:
-            self.report.checkpoint_saves.append(self._save_iteration(raw))
+        engine = self.engine
+        saves, loads = engine.checkpoints, len(engine.loads)
+        found = engine.feed(raw, at)
+        if engine.checkpoints > saves and engine.saves:
+            step, when = engine.saves[-1]
+            self.report.checkpoint_saves.append(Checkpoint(step, when or None, number))
+        if len(engine.loads) > loads:
+            step, when = engine.loads[-1]
+            self.report.checkpoint_loads.append(Checkpoint(step, when or None, number))
         tflops = _tflops(raw)
         if tflops is not None:
             self.report.tflops.append(tflops)
         if found is not None:
             self._record(found, number)
-
-    def _save_iteration(self, raw: str) -> int | None:
-        event = self.matcher.match(raw)
-        if event is not None:
-            return event.iteration
-        record = telemetry.parse_record(raw) if telemetry.MARKER in raw else None
-        meaning = telemetry.interpret(record) if record is not None else None
-        return meaning.iteration if isinstance(meaning, telemetry.CheckpointSave) else None
 
     def _record(
         self, found: Finding, number: int, gap_lines: tuple[int, int] | None = None
@@ -367,6 +391,14 @@ class _Replay:
         elif not r.findings:
             self._crash_at_end()
         r.stragglers = self.engine.stragglers
+        failed = any(d.kind == Observed.CRASH.value for d in r.findings)
+        saves = self.engine.checkpoints
+        self.engine.end_of_attempt(failed=failed, at=at)
+        if self.engine.checkpoints > saves and self.engine.saves:
+            step, when = self.engine.saves[-1]
+            r.checkpoint_saves.append(Checkpoint(step, when or None, r.lines))
+        r.interrupted_saves = self.engine.interrupted_saves
+        r.first_step_at = self.engine.first_progress_at or None
         return r
 
     def _complete_crash(self) -> None:

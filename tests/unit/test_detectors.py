@@ -8,8 +8,8 @@ import math
 
 import pytest
 
+from analysis.checkpoints import CheckpointMatcher
 from analysis.detectors import (
-    CheckpointMatcher,
     NodeNames,
     Traceback,
     detect_crash,
@@ -327,7 +327,7 @@ def test_not_progress(line: str) -> None:
         ("1:     save-checkpoint ................................: (81611.24, 81611.82)", True,
          None),
         ("SAVE_CHECKPOINT: iteration: 500, ckpt saving takes 12.5 seconds", True, 500),
-        ("Saved checkpoint to /ckpt/step_200", True, None),
+        ("Saved checkpoint to /ckpt/step_200", True, 200),  # the step from the path
     ],
 )  # fmt: skip
 def test_checkpoint_patterns(line: str, saved: bool, iteration: int | None) -> None:

@@ -9,6 +9,7 @@ import pytest
 from analysis.analyzer import AnalyzerContext, Finding
 from analysis.engine import LogEngine
 from analysis.telemetry import (
+    CheckpointLoad,
     CheckpointSave,
     Error,
     Iteration,
@@ -79,9 +80,16 @@ def test_real_output_parses_into_iterations_saves_and_errors() -> None:
             "event.metrics.current_iteration=40 | count=5]",
             CheckpointSave(False, 40),
         ),
+        (
+            "x - training_telemetry_rank0 - INFO - [type=complete | name=checkpoint_load | "
+            "stop_event.metrics.current_iteration=200 | count=3]",
+            CheckpointLoad(True, 200),
+        ),
     ],
 )
-def test_interpret(line: str, expected: Iteration | CheckpointSave | Error | None) -> None:
+def test_interpret(
+    line: str, expected: Iteration | CheckpointSave | CheckpointLoad | Error | None
+) -> None:
     record = parse_record(line)
     assert (interpret(record) if record is not None else None) == expected
 

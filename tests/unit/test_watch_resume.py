@@ -250,3 +250,34 @@ async def test_an_unconfirmed_finding_is_carried_through_an_outage(
         dataclasses.replace(request(hang_timeout_s=60.0), cursor=back.cursor),
     )
     assert crash.kind is Observed.CRASH and "Segmentation fault" in crash.evidence[0]
+
+
+async def test_the_cursor_carries_the_attempts_milestones(tmp_path: Path) -> None:
+    """Loaded checkpoint, first step, last finished save and a save the failure cut off."""
+    head = (
+        "0: loading checkpoint from /ckpt at iteration 20\n"
+        "0:  successfully loaded checkpoint from /ckpt at iteration 20\n"
+        + "".join(
+            f"0:  iteration {i} | elapsed time per iteration (ms): 900.0 | lm loss: 2.0\n"
+            for i in range(21, 31)
+        )
+        + "0: saving checkpoint at iteration      30 to /ckpt\n"
+        "0:   successfully saved checkpoint at iteration      30 to /ckpt\n"
+        "0:  iteration 31 | elapsed time per iteration (ms): 900.0 | lm loss: 2.0\n"
+        "0: saving checkpoint at iteration      40 to /ckpt\n"
+    )
+    job, log, _ = running_job(tmp_path, head)
+    log.write_text(head)
+    activities, poller, control = watcher(job, engine_factory)
+    ended = dataclasses.replace(job, state=JobState.NODE_FAIL)
+    poller.publish([ended])
+    control.jobs[job.job_id] = ended
+    observation = await asyncio.wait_for(
+        ActivityEnvironment().run(activities.watch_attempt, request(hang_timeout_s=60.0)),
+        timeout=10,
+    )
+    cursor = observation.cursor
+    assert (cursor.loaded_step, cursor.last_save_step) == (20, 30)
+    assert cursor.loaded_at and cursor.last_save_at and cursor.first_step_at
+    assert cursor.loaded_at <= cursor.first_step_at <= cursor.last_save_at
+    assert cursor.interrupted_saves == 1  # the save at 40 never finished: the node failed

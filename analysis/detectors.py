@@ -114,6 +114,22 @@ _TOKENS = (
     "已杀死",
     "t open file",
     "return code",
+    # Launchers and operators: MPI's abort reports, a host the launcher cannot reach, a pod
+    # evicted, a process's exit code in other words, IB transport retries exhausted.
+    "mpirun",
+    "MPI_",
+    "ORTE",
+    "ssh: ",
+    "low on resource",
+    "OOMKilled",
+    "victed",
+    "retry count",
+    "IBV_WC",
+    "xitCode",
+    "xited with",
+    "xit code",
+    "xit status",
+    "_job_complete",
     # Progress and throughput in other frameworks' words (torchtitan, nanoGPT, DeepSpeed,
     # tqdm progress bars, fairseq, TensorFlow).
     "step",
@@ -187,6 +203,20 @@ def may_matter(line: str) -> bool:
         or "已杀死" in line
         or "t open file" in line
         or "return code" in line
+        or "mpirun" in line
+        or "MPI_" in line
+        or "ORTE" in line
+        or "ssh: " in line
+        or "low on resource" in line
+        or "OOMKilled" in line
+        or "victed" in line
+        or "retry count" in line
+        or "IBV_WC" in line
+        or "xitCode" in line
+        or "xited with" in line
+        or "xit code" in line
+        or "xit status" in line
+        or "_job_complete" in line
         or "step" in line
         or "iter " in line
         or "it/s" in line

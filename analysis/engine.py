@@ -16,7 +16,9 @@ the first cause.
 Phase-aware hang allowance (NVRx's section timeouts, seed 004, in log terms). A silence is
 never a hang before `hang_timeout_s` (the documented "one line every two minutes"), in any phase:
 - setup (no progress report yet): a hang only once `setup_timeout_s` have passed since the
-  first line;
+  first line, and, for a job whose progress lines ajr does not recognise, not before
+  cadence_factor x the longest silence it has already come back from (at most
+  `setup_timeout_s`): a job that prints once per ten-minute epoch is slow, not hung;
 - checkpointing (any save-start form: Megatron's, plain "saving checkpoint", HF/DeepSpeed/
   torchtitan wording, telemetry spans, site start patterns): `checkpoint_timeout_s` from the start
   of the save; evaluating ("Running Evaluation", "Validating", ...): `eval_timeout_s`; loading
@@ -110,6 +112,11 @@ class LogEngine:
         self._tb = Traceback()
 
         self._first_line_at: float | None = None
+        # Before the first recognised progress report: when the last line came, and the longest
+        # silence the job has come back from (its own rhythm, for jobs whose progress lines
+        # ajr does not know).
+        self._last_line_at: float | None = None
+        self._longest_quiet = 0.0
         self._signals: list[Signal] = []  # unreported failure signals, in log order
         self._pending_since: float | None = None
         self._pending_fatal = False  # a pending signal is fatal (not only a warning)
@@ -168,6 +175,11 @@ class LogEngine:
         return self._checkpoints
 
     @property
+    def rank_nodes(self) -> tuple[str, ...]:
+        """The node each rank ran on (block distribution), when the job's layout is known."""
+        return tuple(self._layout)
+
+    @property
     def first_progress_at(self) -> float | None:
         """When this attempt's first training step report came (restart proven: work goes on)."""
         return self._first_progress_after_load or self._first_progress_at
@@ -192,6 +204,8 @@ class LogEngine:
     def feed(self, line: str, at: float) -> Finding | None:
         if self._first_line_at is None:
             self._first_line_at = at
+        if not self._progress_reports:
+            self._note_quiet(at)
         if self._tb.active or self._site_ckpt or may_matter(line):
             signal = self._process(line, at)
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
@@ -232,6 +246,8 @@ class LogEngine:
         ascii_only = len(data) == len(block)  # then byte offsets are str offsets
         if self._first_line_at is None:
             self._first_line_at = at
+        if not self._progress_reports:
+            self._note_quiet(at)
         findings: list[Finding] = []
         pos, end = 0, len(data)
         while pos <= end:
@@ -251,6 +267,12 @@ class LogEngine:
                 findings.append(finding)
             pos = stop + 1
         return findings
+
+    def _note_quiet(self, at: float) -> None:
+        """Before training reports progress: the longest silence the job came back from."""
+        if self._last_line_at is not None and at - self._last_line_at > self._longest_quiet:
+            self._longest_quiet = at - self._last_line_at
+        self._last_line_at = at
 
     def _idle(self, at: float) -> bool:
         """True when `feed(line, at)` does nothing for a line `may_matter` rejects."""
@@ -375,7 +397,8 @@ class LogEngine:
             return max(self._hang, budget - (last_line_at - since))
         if not self._progress_reports:
             start = self._first_line_at if self._first_line_at is not None else last_line_at
-            return max(self._hang, self._setup_s - (last_line_at - start))
+            rhythm = min(self._setup_s, self._factor * self._longest_quiet)
+            return max(self._hang, self._setup_s - (last_line_at - start), rhythm)
         cadence = self.cadence_s
         if cadence is None:
             return self._hang
@@ -391,6 +414,8 @@ class LogEngine:
         return {
             "v": STATE_VERSION,
             "first_line_at": self._first_line_at,
+            "last_line_at": self._last_line_at,
+            "longest_quiet": self._longest_quiet,
             "signals": [_signal_state(s) for s in self._signals[:_STATE_SIGNALS]],
             "pending_since": self._pending_since,
             "pending_iteration": self._pending_iteration,
@@ -438,6 +463,8 @@ class LogEngine:
                 for metric, raw in (state.get("throughput") or {}).items()
             }
             first_line_at = _opt_float(state.get("first_line_at"))
+            last_line_at = _opt_float(state.get("last_line_at"))
+            longest_quiet = float(state.get("longest_quiet") or 0.0)
             pending_since = _opt_float(state.get("pending_since"))
             pending_iteration = _opt_int(state.get("pending_iteration"))
             reports_since_pending = int(state.get("reports_since_pending") or 0)
@@ -461,6 +488,8 @@ class LogEngine:
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at
+        self._last_line_at = last_line_at
+        self._longest_quiet = longest_quiet
         self._signals = signals
         self._pending_since = pending_since
         self._pending_fatal = pending_since is not None and any(x.fatal for x in signals)

@@ -219,3 +219,19 @@ class SrunJoiner:
     def _release(self, label: int) -> str:
         self._sizes.pop(label, None)
         return "".join(self._pending.pop(label))
+
+
+# A line that only marks lines left out of an excerpt: "...", "... ...", "[...]", "<snip>",
+# "(200 lines omitted)". Time across it is unknown, not silence.
+_ELISION = re.compile(
+    r"\s*(?:(?:\.{3,}|…+)\s*)+"
+    r"|\s*[\[(<]\s*(?:\.{3}|…|snip(?:ped)?)[^\])>]{0,60}[\])>]\s*"
+    r"|\s*(?:\.{3}\s*)?[\[(]?(?:\d+\s+)?(?:more\s+)?lines?\s+(?:omitted|removed|skipped|elided)"
+    r"[\])]?\s*(?:\.{3})?\s*",
+    re.IGNORECASE,
+)
+
+
+def is_elision(text: str) -> bool:
+    """True when `text` (a line without its rank prefix) only marks an excerpt's cut."""
+    return bool(text) and len(text) < 80 and _ELISION.fullmatch(text) is not None

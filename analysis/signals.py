@@ -127,8 +127,9 @@ def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
         return Signal("slurm_preempted", SCHEDULER, what, line, True, (), rank, True)
     if why:
         return Signal("slurm_cancelled", SCHEDULER, what, line, True, (), rank, detail=why)
-    # No reason: a person's scancel, or srun ending the step after one of its tasks failed;
-    # either way the cause (if any) is elsewhere in the log.
+    # No reason: a person's scancel, or srun ending the step after one of its tasks failed
+    # (srun's own "task N: Killed" goes to the batch log, not the step's): either way the cause,
+    # if any, is elsewhere in the log.
     return Signal("slurm_step_cancelled", UNKNOWN, what, line, True, (), rank, victim=True)
 
 
@@ -272,7 +273,9 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("uncorrectable ECC", "cuda_ecc", GPU, True),
     ("ECC", "cuda_ecc", GPU, True),
     ("NVLink", "cuda_nvlink", GPU, True),
-    ("unspecified launch failure", "cuda_launch_failure", GPU, True),
+    # "An exception occurred on the device while executing a kernel" (CUDA runtime docs): a bad
+    # pointer as often as a bad GPU, so no node is blamed; a requeue is still right.
+    ("unspecified launch failure", "cuda_launch_failure", UNKNOWN, True),
     ("launch timed out", "cuda_launch_timeout", GPU, True),
     ("unknown error", "cuda_unknown", GPU, True),
     ("initialization error", "cuda_init", GPU, True),
@@ -431,12 +434,13 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                           victim=True, detail=kind)  # fmt: skip
         transport = _TRANSPORT.search(text)
         if transport is None and "remote process" not in text:
+            # NCCL's generic words; its "Last error:" lines that follow say what failed.
             return Signal("nccl_error", UNKNOWN, f"NCCL: {kind}", line, False, nodes, rank,
-                          detail=kind)  # fmt: skip
+                          detail=kind, victim=True)  # fmt: skip
     m = _TRANSPORT.search(text)
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
-                          or "Dist" in text or "Proxy" in text):  # fmt: skip
+                          or "Dist" in text or "Proxy" in text or "Net :" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
@@ -492,14 +496,34 @@ _KILLED = re.compile(
 _CHILD_FAILED = re.compile(
     r"\bChildFailedError\b|failed \(exitcode: -?\d+\) local_rank|Root Cause \(first observed"
     r"|MPI_ABORT was invoked|mpirun noticed that process rank \d+"
+    r"|mpirun detected that one or more processes exited with non-zero status"
+    r"|An error occurred in MPI_\w+|MPI_ERRORS_ARE_FATAL"
+)
+# slurmctld's record of how a job ended: "_job_complete: JobId=127441 WTERMSIG 9".
+_JOB_COMPLETE = re.compile(
+    r"_job_complete: JobId=(?P<id>\d+) (?:WTERMSIG (?P<sig>\d+)|WEXITSTATUS (?P<code>\d+))"
+)
+# The launcher could not reach another host to start the job's processes there (Open MPI's
+# ssh/rsh launch, Horovod, DeepSpeed's pdsh): the hosts cannot talk to each other.
+_LAUNCH_UNREACHABLE = re.compile(
+    r"^ssh: (?:connect to host \S+ port \d+: (?:Connection refused|Connection timed out"
+    r"|No route to host)|Could not resolve hostname \S+)"
+    r"|ORTE was unable to reliably start one or more daemons"
+    r"|An ORTE daemon has unexpectedly failed|ORTE has lost communication with a remote daemon"
+    r"|pdsh@\S+: \S+: ssh exited with exit code 255"
+)
+# Kubernetes evicting a pod because its node ran short (the kubelet's words).
+_EVICTED = re.compile(
+    r"The node was low on resource: \[?(?P<what>[\w-]+)|\bOOMKilled\b|Pod was evicted|\bEvicted\b.*"
+    r"(?:node|memory|disk)"
 )
 # ProcessGroupNCCL's note that some operation failed or timed out: what follows says which.
 _NCCL_OPS_FAILED = "Some NCCL operations have failed or timed out"
 # A launcher's or batch system's report of a process's exit code: "failed (exitcode: 17)",
 # torch elastic's "exitcode  : 17", LSF's "Exited with exit code 17.", "exit status 17".
 _EXIT_STATUS = re.compile(
-    r"exitcode\s*:\s*(?P<a>\d+)|Exited with exit code (?P<b>\d+)|exit(?:ed with)? (?:status|code)"
-    r"[ =](?P<c>\d+)"
+    r"(?i:exitcode)\s*:\s*(?P<a>\d+)|Exited with exit code (?P<b>\d+)"
+    r"|exit(?:ed with)? (?:status|code)[ =](?P<c>\d+)"
 )
 # Megatron-LM's re-run state machine (megatron/core/rerun_state_machine.py) says which exit it
 # takes: re-run elsewhere (16) or validation failed, do not go on (17).
@@ -525,6 +549,17 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     if m is not None:
         return Signal("segfault", UNKNOWN, f"process crashed: {m.group(0)}", line, True, nodes,
                       rank)  # fmt: skip
+    if "_job_complete" in text:
+        m = _JOB_COMPLETE.search(text)
+        if m is not None and m["sig"] in ("11", "6", "7", "4", "8"):
+            return Signal("segfault", UNKNOWN, f"job {m['id']} ended by signal {m['sig']}", line,
+                          True, nodes, rank)  # fmt: skip
+        if m is not None and m["sig"]:
+            return Signal("killed", UNKNOWN, f"job {m['id']} killed by signal {m['sig']}", line,
+                          False, nodes, rank)  # fmt: skip
+        if m is not None and m["code"] not in (None, "0"):
+            return Signal("worker_failed", UNKNOWN, f"job {m['id']} exited with {m['code']}",
+                          line, False, nodes, rank, victim=True, fatal=False)  # fmt: skip
     if "illed" in text or "SIGKILL" in text or "-9" in text or "已杀死" in text:
         m = _KILLED.search(text.strip())
         if m is not None:
@@ -547,6 +582,12 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if code:
             return Signal("worker_failed", UNKNOWN, f"a worker exited with code {code}", line,
                           True, nodes, rank, victim=True)  # fmt: skip
+    if "ORTE" in text or "ssh" in text:
+        m = _LAUNCH_UNREACHABLE.search(text.strip())
+        if m is not None:
+            return Signal("launch_unreachable", NETWORK, f"cannot start on a host: {m.group(0)}",
+                          line, False, nodes, rank, True)  # fmt: skip
+    status: int | None = None
     if "xit" in text:
         m = _EXIT_STATUS.search(text)
         status = int(m["a"] or m["b"] or m["c"]) if m is not None else None
@@ -555,6 +596,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
             code = status
             return Signal("exit_code", category, f"exited with code {code}", line, True, nodes,
                           rank, requeue, exclude, detail=f"exit {code}")  # fmt: skip
+    if "resource" in text or "OOMKilled" in text or "vict" in text:
+        m = _EVICTED.search(text)
+        if m is not None:
+            return Signal("evicted", NODE, f"evicted: {m.group(0)[:120]}", line, False, nodes,
+                          rank, True)  # fmt: skip
     if "exiting now" in text or "Exiting now" in text:
         m = _MEGATRON_RERUN.search(text)
         if m is not None:
@@ -567,6 +613,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     if m is not None:
         return Signal("worker_failed", UNKNOWN, f"a worker process failed: {m.group(0)}", line,
                       True, nodes, rank, victim=True)  # fmt: skip
+    if status:
+        # A launcher's, batch system's or operator's word that a process failed, without the
+        # cause: whatever the log said before it explains the failure.
+        return Signal("worker_failed", UNKNOWN, f"a process exited with code {status}", line,
+                      False, nodes, rank, victim=True, fatal=False)  # fmt: skip
     if _NCCL_OPS_FAILED in text:
         return Signal("nccl_ops_failed", UNKNOWN, _NCCL_OPS_FAILED, line, False, nodes, rank,
                       victim=True, fatal=False)  # fmt: skip
@@ -592,9 +643,18 @@ _STORAGE = re.compile(
 )
 
 
+# A file that is not there (ENOENT) or may not be read (EACCES): the job's path or setup, even when
+# a storage library (HDF5, h5py) reports it.
+_NOT_STORAGE = re.compile(
+    r"errno = 2\b|\[Errno 2\]|No such file or directory|errno = 13\b|\[Errno 13\]|Permission denied"
+)
+
+
 def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     m = _STORAGE.search(text)
     if m is None:
+        return None
+    if m.lastgroup == "fs" and _NOT_STORAGE.search(text):
         return None
     which = m.lastgroup or "io"
     return Signal(f"storage_{which}", STORAGE, f"storage error: {m.group(0)[:120]}", line,
@@ -693,6 +753,13 @@ _BARE_EXCEPTION = re.compile(
 )
 # Raised by code that cannot run at all: the same error recurs on every attempt.
 _NOT_A_CRASH = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration"})
+# An exception whose message is a failed connection (`RuntimeError: Connection reset by peer` from
+# init_process_group) failed on the network, whatever its type.
+_NETWORK_MESSAGE = re.compile(
+    r"Connection (?:reset|refused|timed out|closed) by (?:remote )?peer|Connection refused"
+    r"|Broken pipe|Network is unreachable|No route to host|Name or service not known"
+    r"|Temporary failure in name resolution"
+)
 _NETWORKISH = frozenset(
     {"DistNetworkError", "DistStoreError", "ConnectionError", "ConnectionResetError",
      "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "TimeoutError",
@@ -717,7 +784,7 @@ def exception_signal(
     if inner is not None and inner.name != "python_exception":
         # RuntimeError: CUDA error: ..., DistBackendError: NCCL error ..., OSError: [Errno 5] ...
         return replace(inner, summary=summary, detail=exc_type, fatal=True)
-    if short in _NETWORKISH:
+    if short in _NETWORKISH or _NETWORK_MESSAGE.search(message):
         return Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
                       detail=exc_type)  # fmt: skip
     if short in ("MemoryError",):

@@ -9,7 +9,8 @@ so the anomaly reported is the first one ajr's watcher would have acted on:
   did not train on after them);
 - HANG: a gap between consecutive line timestamps that `LogEngine.silence` calls a hang, i.e.
   longer than the hang timeout in training (more for a slow iteration cadence), or than the
-  setup/checkpoint/evaluation allowances in those phases;
+  setup/checkpoint/evaluation allowances in those phases; the time across a line that only
+  marks a cut in an excerpt ("...", "[...]", "(200 lines omitted)") is unknown, not silence;
 - STRAGGLER: the engine's STRAGGLER finding (a sustained TFLOP drop or an NVRx report).
 
 Reading is bounded in memory like the watcher's; the report keeps every TFLOP value and save.
@@ -29,7 +30,7 @@ from analysis import telemetry
 from analysis.analyzer import AnalyzerContext, Finding
 from analysis.detectors import Signal, parse_progress
 from analysis.engine import LogEngine
-from analysis.lines import SrunJoiner, parse_timestamp, split_prefix
+from analysis.lines import SrunJoiner, is_elision, parse_timestamp, split_prefix
 from models.engine_settings import EngineSettings
 from models.recovery import Observed
 
@@ -294,6 +295,7 @@ class _Replay:
         self.at: float | None = None  # the latest line timestamp seen
         self.last_stamped = 0  # the line number that carried it
         self.leading: list[str] = []  # lines before the first timestamp
+        self.cut = False  # an excerpt's cut since the last timestamp: the gap is not silence
 
     def line(self, raw: str) -> None:
         r = self.report
@@ -302,6 +304,8 @@ class _Replay:
         if text.strip():
             r.nonempty += 1
             r.ranked += rank is not None
+            if is_elision(text):
+                self.cut = True
         stamp = parse_timestamp(text)
         if stamp is not None:
             r.timestamped += 1
@@ -317,6 +321,10 @@ class _Replay:
 
     def _advance(self, stamp: float) -> None:
         r = self.report
+        if self.cut:
+            self.cut = False
+            self.at, self.last_stamped = stamp, self.report.lines
+            return
         if self.at is not None and stamp > self.at:
             gap = stamp - self.at
             if r.largest_gap_s is None or gap > r.largest_gap_s:
@@ -407,7 +415,9 @@ class _Replay:
         cause = self.engine.last_attribution
         if cause is None:
             return
-        ranks = _culprit_ranks(self.engine.signals, cause.root, cause.culprit_nodes)
+        ranks = _culprit_ranks(
+            self.engine.signals, cause.root, cause.culprit_nodes, self.engine.rank_nodes
+        )
         self.report.findings = [
             replace(d, culprit_ranks=ranks) if d.kind == Observed.CRASH.value else d
             for d in self.report.findings
@@ -427,23 +437,32 @@ class _Replay:
                 category=found.category,
                 requeue=found.requeue_warranted,
                 culprit_nodes=found.culprit_nodes,
-                culprit_ranks=_culprit_ranks(self.engine.signals, cause.root, cause.culprit_nodes),
+                culprit_ranks=_culprit_ranks(
+                    self.engine.signals, cause.root, cause.culprit_nodes, self.engine.rank_nodes
+                ),
                 evidence=found.evidence[:_MAX_EVIDENCE],
             )
         )
 
 
 def _culprit_ranks(
-    signals: Sequence[Signal], root: Signal | None, nodes: Sequence[str] = ()
+    signals: Sequence[Signal],
+    root: Signal | None,
+    nodes: Sequence[str] = (),
+    rank_nodes: Sequence[str] = (),
 ) -> tuple[int, ...]:
-    """The root cause's rank, then the ranks of other non-victim signals of its category or
-    on its culprit nodes, in log order."""
+    """The root cause's rank, then the ranks of other non-victim signals of its category and of
+    any signal on its culprit nodes (named, or the node the rank ran on), in log order."""
     if root is None:
         return ()
     ranks: list[int] = []
     for signal in (root, *signals):
-        related = signal.category == root.category or any(n in nodes for n in signal.nodes)
-        if signal is not root and (signal.victim or not related):
+        on = signal.nodes
+        if not on and signal.rank is not None and signal.rank < len(rank_nodes):
+            on = (rank_nodes[signal.rank],)
+        on_culprit = any(n in nodes for n in on)  # srun's task exit there names the rank
+        related = on_culprit or (signal.category == root.category and not signal.victim)
+        if signal is not root and not related:
             continue
         if signal.rank is not None and signal.rank not in ranks:
             ranks.append(signal.rank)

@@ -276,3 +276,15 @@ def test_srun_chunks_of_a_long_line_are_judged_whole(tmp_path: Path) -> None:
     out = check_log(write(tmp_path, lines)).to_json()
     assert out["anomaly"] == "CRASH"
     assert any("segmentation fault" in line for line in out["evidence"])
+
+
+def test_an_excerpts_cut_is_no_silence(tmp_path: Path) -> None:
+    """A reporter's "..." between two stretches of a log hides hours: they are no hang."""
+    t = START + 7200.0
+    later = [f"1: {stamp(t + 10 * i)} iteration {i + 100:8d}/  508626 | elapsed time per "
+             f"iteration (ms): 10000.0 | lm loss: 2.3E+00 |" for i in range(4)]  # fmt: skip
+    cut = check_log(write(tmp_path, [*megatron(iterations=6), "...", *later])).to_json()
+    assert cut["anomaly"] == "NONE"
+    (tmp_path / "uncut").mkdir()
+    silent = check_log(write(tmp_path / "uncut", [*megatron(iterations=6), *later])).to_json()
+    assert silent["anomaly"] == "HANG"  # the same two hours without the cut: a hang

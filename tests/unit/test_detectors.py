@@ -38,7 +38,6 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     # CUDA
     ("0: RuntimeError: CUDA error: an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), False, False, False, False),
     ("[rank5]: RuntimeError: CUDA error: uncorrectable ECC error encountered on node2", "ecc", "GPU", True, ("node2",), True, True, False, False),
-    ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False, False),
     ("torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2.00 GiB", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
     ("RuntimeError: CUDA error: out of memory", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
     ("RuntimeError: CUDA error: device-side assert triggered", "cuda_device_assert", "APPLICATION", True, (), False, False, False, False),
@@ -115,6 +114,23 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("python: can't open file '/home/u/main.py': [Errno 2] No such file or directory", "cannot_run", "APPLICATION", False, (), False, False, False, False),
     ("RuntimeError: Function 'MulBackward0' returned nan values in its 0th output.", "nan_detected", "APPLICATION", False, (), False, False, False, False),
     ("RuntimeError: DataLoader worker (pid 28775) is killed by signal: Killed.", "killed", "UNKNOWN", False, (), True, False, False, False),
+    # launchers and operators that cannot reach a host, or report a death without its cause
+    ("ssh: connect to host 192.168.11.1 port 50000: Connection refused", "launch_unreachable", "NETWORK", False, (), True, False, False, False),
+    ("ssh: Could not resolve hostname lm-horovod-job-worker-5.lm-horovod-job: Name or service not known", "launch_unreachable", "NETWORK", False, (), True, False, False, False),
+    ("ORTE was unable to reliably start one or more daemons.", "launch_unreachable", "NETWORK", False, (), True, False, False, False),
+    ("mpirun detected that one or more processes exited with non-zero status, thus causing", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
+    ("*** An error occurred in MPI_Init_thread", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
+    ("1.7e+09\tDEBUG\tevents\tPod: kubeflow.pytorch-simple-worker-0 exited with code 1\t{}", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("Error pod pytorch-simple-worker-0 container pytorch exitCode: 1 terminated message: ", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WTERMSIG 9", "killed", "UNKNOWN", False, (), True, False, False, False),
+    ("The node was low on resource: memory.", "evicted", "NODE", False, (), True, False, False, False),
+    ("[g07r1n14:27251:0:27251] ib_mlx5_log.c:143  Transport retry count exceeded on mlx5_0:1/IB (synd 0x15 vend 0x81 hw_synd 0/0)", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("Net : Connection closed by remote peer user<43236>", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("RuntimeError: Connection reset by peer", "python_exception", "NETWORK", False, (), True, False, False, False),
+    ("GroupNCCL.cpp:1275, internal error, NCCL version 2.14.3", "nccl_error", "UNKNOWN", False, (), True, False, True, False),
+    # a missing file is the job's own error, even when a storage library reports it
+    ("OSError: Unable to open file (unable to open file: name = './checkpoint/train.h5', errno = 2, error message = 'No such file or directory', flags = 0, o_flags = 0)", "python_exception", "APPLICATION", False, (), False, False, False, False),
+    ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "UNKNOWN", True, (), True, False, False, False),
 ]  # fmt: skip
 
 
@@ -169,6 +185,10 @@ HEALTHY = [
     # Signal names outside a death report (the probe's false crash): evidence only in its grammar.
     "Installing signal handlers for SIGTERM, SIGINT and SIGABRT",
     "0: [rank0]: registered SIGSEGV handler for stack traces",
+    "collect2: error: ld returned 1 exit status",
+    "Process exited with code 0",
+    "mpirun -np 8 --hostfile hosts python train.py",
+    "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WEXITSTATUS 0",
     "",
 ]
 

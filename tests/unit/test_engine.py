@@ -190,12 +190,27 @@ def test_setup_phase_allows_a_long_silence_then_the_flat_timeout() -> None:
     hang = e.silence(901.0, 901.0)
     assert hang is not None and hang.kind is Observed.HANG
     assert "loading" in hang.summary
-    # a job that printed for a while and then fell silent past the setup budget: flat timeout
+    # a job that printed often and then fell silent past the setup budget: the flat timeout
     e2 = engine(setup_timeout_s="900")
-    e2.feed("0: building model", 0.0)
-    e2.feed("0: still building", 1000.0)
+    for t in range(0, 1001, 10):
+        e2.feed("0: building model", float(t))
     assert e2.silence(119.0, 1119.0) is None
     assert e2.silence(121.0, 1121.0) is not None
+
+
+def test_setup_silence_allows_the_jobs_own_rhythm() -> None:
+    """A job whose progress lines ajr does not know, printing once per ten-minute epoch."""
+    e = engine(setup_timeout_s="900", cadence_factor="5")
+    e.feed("epoch:  0", 0.0)
+    e.feed("train loss : 1.3331", 621.0)  # it came back from 621 s of silence
+    e.feed("epoch:  1", 660.0)
+    assert e.silence(600.0, 1260.0) is None  # 5 x 621 s, at most the setup allowance
+    hang = e.silence(901.0, 1561.0)
+    assert hang is not None and hang.kind is Observed.HANG
+    # the rhythm survives a worker restart
+    resumed = engine(setup_timeout_s="900", cadence_factor="5")
+    assert resumed.restore_state(e.export_state())
+    assert resumed.hang_allowance(660.0) == 900.0
 
 
 def test_silence_allowance_is_never_below_the_hang_timeout() -> None:

@@ -21,7 +21,7 @@ import pytest
 from activities.watch import Clock, WatchActivities
 from analysis.analyzer import AnalyzerContext, LogAnalyzer
 from analysis.engine import LogEngine
-from analysis.lines import parse_timestamp, split_prefix
+from analysis.lines import is_elision, parse_timestamp, split_prefix
 from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import ExitStatus, JobState, SlurmJob
 from tests.corpus_eval import CORPUS, labels, silence_after
@@ -36,17 +36,25 @@ POLL_S = 0.5
 
 
 def timed_lines(path: Path) -> list[tuple[float, str]]:
-    """Each line with the time it is written: its own timestamp, else the previous one's."""
+    """Each line with the time it is written: its own timestamp, else the previous one's.
+
+    Across an excerpt's cut ("...") no time passes, as check-log reads it.
+    """
     raw = path.read_bytes().decode("utf-8", "replace").split("\n")
     if raw and raw[-1] == "":
         raw.pop()
-    stamps: list[float | None] = [parse_timestamp(split_prefix(line)[2]) for line in raw]
-    first = next((t for t in stamps if t is not None), None)
+    texts = [split_prefix(line)[2] for line in raw]
+    stamps: list[float | None] = [parse_timestamp(text) for text in texts]
     out: list[tuple[float, str]] = []
-    last = 0.0
-    for line, stamp in zip(raw, stamps, strict=True):
-        if stamp is not None and first is not None and stamp - first >= last:
-            last = stamp - first
+    last, origin, cut = 0.0, None, False  # origin: the log time written at START + last
+    for line, text, stamp in zip(raw, texts, stamps, strict=True):
+        if text.strip() and is_elision(text):
+            cut = True
+        if stamp is not None:
+            if origin is None or cut:
+                origin, cut = stamp - last, False
+            elif stamp - origin >= last:
+                last = stamp - origin
         out.append((START + last, line))
     return out
 

@@ -158,6 +158,7 @@ class AttemptRecord:
 
     attempt: int
     observed: str = ""
+    category: str = ""  # the log's attribution: GPU | NODE | NETWORK | ... ("" when none)
     state: str = ""
     exit: str = ""
     checkpoints: int = 0

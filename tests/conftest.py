@@ -45,6 +45,8 @@ TEST_NODE_PORT_BASE = 27001 + PORT_OFFSET
 TEST_CLUSTER_NAME = "ajrtest"
 TEST_PARTITION = "gpu"
 TEST_NODES = 4
+# More job slots than this host's cores (config_overrides): many small jobs run at once.
+TEST_CPUS_PER_NODE = 8
 
 
 def integration_unavailable(what: str, exc: BaseException) -> NoReturn:
@@ -169,6 +171,7 @@ def slurm_cluster() -> Iterator[SlurmFixture]:
         state_dir,
         cluster_name=TEST_CLUSTER_NAME,
         nodes=TEST_NODES,
+        cpus_per_node=TEST_CPUS_PER_NODE,
         partition=TEST_PARTITION,
         slurmctld_port=TEST_SLURMCTLD_PORT,
         slurmd_port=TEST_SLURMD_PORT,

@@ -325,6 +325,7 @@ class JobRecoveryWorkflow:
         record = AttemptRecord(
             attempt=observation.attempt,
             observed=observation.kind.value,
+            category=str(observation.category),
             state=observation.state,
             exit=f"signal {observation.signal}"
             if observation.signal

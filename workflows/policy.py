@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from models.categories import Category
 from models.recovery import (
     CANCEL_ON_STOP,
     Action,
@@ -173,6 +174,13 @@ def first_attempt_decision(observation: Observation, config: RecoveryConfig) -> 
 
 
 def counts_as_failure(observation: Observation, decision: Decision) -> bool:
+    """Whether the attempt counts toward the crashloop limit: the job's own failure.
+
+    The scheduler ending it (preemption, a time limit, a cancel by Slurm) is not the job's
+    failure: such a restart is never a crashloop step. The requeue limit still counts it.
+    """
     if decision.action in (Action.COMPLETE, Action.WATCH):
+        return False
+    if observation.category == Category.SCHEDULER or observation.state == JobState.PREEMPTED:
         return False
     return not is_continuation(observation) and observation.kind is not Observed.VANISHED

@@ -11,7 +11,12 @@ from models.recovery import (
     Outcome,
     RecoveryConfig,
 )
-from workflows.policy import decide, effective_max_requeues, failed_without_checkpoint_streak
+from workflows.policy import (
+    counts_as_failure,
+    decide,
+    effective_max_requeues,
+    failed_without_checkpoint_streak,
+)
 
 pytestmark = pytest.mark.unit
 
@@ -210,3 +215,28 @@ def test_streak_stops_at_a_checkpoint_or_a_success():
     history = [failed(0), AttemptRecord(attempt=1, failed=False), failed(2), failed(3)]
     assert failed_without_checkpoint_streak(history) == 2
     assert failed_without_checkpoint_streak([failed(0), failed(1, checkpoints=1), failed(2)]) == 1
+
+
+@pytest.mark.parametrize(
+    ("observation", "counts"),
+    [
+        (obs(kind=Observed.CRASH, state="RUNNING", category="GPU"), True),
+        (obs(kind=Observed.HANG, state="RUNNING"), True),
+        (obs(kind=Observed.CRASH, state="RUNNING", category="SCHEDULER"), False),  # preempted
+        (obs(state="PREEMPTED", exit_code=0, signal=15), False),
+        (obs(state="TIMEOUT", checkpoints=2), False),  # a continuation
+        (obs(state="COMPLETED", exit_code=0), False),
+    ],
+)
+def test_only_the_jobs_own_failures_count_toward_a_crashloop(observation, counts):
+    decision = decide(observation, config=CONFIG, max_requeues=5, history=[])
+    assert counts_as_failure(observation, decision) is counts
+
+
+def test_preemptions_never_make_a_crashloop():
+    preempted = obs(kind=Observed.CRASH, state="RUNNING", category="SCHEDULER", attempt=3)
+    history = [
+        AttemptRecord(attempt=i, failed=False, checkpoints=0, action="requeue") for i in range(3)
+    ]
+    decision = decide(preempted, config=CONFIG, max_requeues=10, history=history)
+    assert decision.action is Action.REQUEUE

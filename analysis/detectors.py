@@ -67,6 +67,20 @@ __all__ = [
 # - the kernel's OOM-kill lines carry "memory" ("Out of memory: Killed process").
 # A bare "No space left on device" from a non-Python tool, with no "error" on its line, is not
 # seen: the failing write also fails the job's own code, which reports it.
+# "step: 10", "step=25,", "Step 5/100", "global step 20:", "[step 100]", "step 7 |", "step 25
+# loss 38.7": a step counter followed by a report's separator or a metric's name ("step 12
+# micro-batch 3" and "..., step 1" at a debug line's end are none).
+_STEP_REPORT_RE = (
+    r"(?i:step)\s*[:=#]?\s*\d+(?:\s*[:/,|\]]|\s+(?i:loss|lr\b|learning|tok|time|ppl|perplexity"
+    r"|acc|grad|throughput|samples|epoch|mfu|tps))"
+)
+_STEP_REPORT = re.compile(_STEP_REPORT_RE)
+
+
+def _step_report(line: str) -> bool:
+    return _STEP_REPORT.search(line) is not None
+
+
 _TOKENS = (
     "iteration",
     "heckpoint",
@@ -131,8 +145,8 @@ _TOKENS = (
     "xit status",
     "_job_complete",
     # Progress and throughput in other frameworks' words (torchtitan, nanoGPT, DeepSpeed,
-    # tqdm progress bars, fairseq, TensorFlow).
-    "step",
+    # tqdm progress bars, fairseq, TensorFlow). A step counter is a token only in a report's
+    # grammar (`_STEP_REPORT`): per-rank debug lines say "step 12 micro-batch 3" by the thousand.
     "iter ",
     "it/s",
     "PerSec",
@@ -217,7 +231,7 @@ def may_matter(line: str) -> bool:
         or "xit code" in line
         or "xit status" in line
         or "_job_complete" in line
-        or "step" in line
+        or (("step" in line or "Step" in line or "STEP" in line) and _step_report(line))
         or "iter " in line
         or "it/s" in line
         or "PerSec" in line
@@ -243,7 +257,7 @@ def may_matter(line: str) -> bool:
 # The same tokens as one RE2 pattern over UTF-8 bytes, for `LogEngine.feed_block`: one DFA pass
 # over a block of lines (~500 MB/s) finds the next line may_matter accepts, where testing each
 # line in Python costs ~0.7 us. RE2 on bytes: its str API re-maps offsets and is 5x slower.
-_TOKEN_SEARCH = re2.compile("|".join(map(re.escape, _TOKENS)).encode())
+_TOKEN_SEARCH = re2.compile(("|".join(map(re.escape, _TOKENS)) + "|" + _STEP_REPORT_RE).encode())
 
 
 def next_candidate(data: bytes, pos: int) -> int:
@@ -322,11 +336,17 @@ def parse_progress(text: str) -> Progress | None:
         m = _STEP.search(text.rsplit("\r", 1)[-1])
         iteration = (m["n"] or m["bar"]) if m is not None else None
     tflops = _field(text, "TFLOP", _NUM_AFTER_TFLOP) if has_tflop else None
-    rates = throughput_readings(text)
+    elapsed = _field(text, _ELAPSED_KEY, _NUM, 1) if "elapsed" in text else None
+    # Megatron's two readings are read already: the general patterns need not look for them.
+    known: list[tuple[str, float]] = []
+    if elapsed is not None and (step_ms := _float(elapsed)):
+        known.append(("step_time", 1.0 / step_ms))
+    if tflops is not None and (value := _float(tflops)):
+        known.append(("tflops", value))
+    rates = throughput_readings(text, known)
     if iteration is None and tflops is None and not rates:
         return None
     loss = _field(text, "loss", _NUM_AFTER_LOSS) or _field(text, "Loss", _NUM_AFTER_LOSS)
-    elapsed = _field(text, _ELAPSED_KEY, _NUM, 1) if "elapsed" in text else None
     nans = _field(text, _NAN_KEY, _NUM, 1) if "nan iter" in text else None
     return Progress(
         int(iteration) if iteration is not None else None,

@@ -76,6 +76,7 @@ from analysis.detectors import (
 )
 from analysis.layout import block_layout
 from analysis.lines import parse_timestamp, split_prefix
+from analysis.signals import quiet_nccl_info
 from analysis.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
 from models.categories import Category
 from models.recovery import Observed
@@ -522,6 +523,8 @@ class LogEngine:
         signal = self._tb.feed(line, self._names)
         if signal is not None or self._tb.consumed:
             return signal
+        if quiet_nccl_info(line):
+            return None
         if self._straggler_waiting and "Rank=" not in line and "STRAGGLER" not in line:
             self._resolve_straggler()  # the NVRx report is over
         if telemetry.MARKER in line:

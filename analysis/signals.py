@@ -674,7 +674,18 @@ def detect_crash(line: str, names: NodeNames | None = None) -> Signal | None:
     return signal
 
 
+# NCCL's INFO lines (several per rank at start-up) report failures only in these words.
+_NCCL_INFO_TROUBLE = ("rror", "ailed", "imeout", "imed out", "bort", "xit", "ignal")
+
+
+def quiet_nccl_info(text: str) -> bool:
+    """An NCCL INFO line that reports no trouble: several per rank at start-up, never a signal."""
+    return "NCCL INFO" in text and not any(word in text for word in _NCCL_INFO_TROUBLE)
+
+
 def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    if quiet_nccl_info(text):
+        return None  # the common case at start-up, without a dozen pattern searches
     found = _scheduler(text, line, rank)
     if found is not None:
         return found

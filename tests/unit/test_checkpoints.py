@@ -105,9 +105,7 @@ def test_each_framework_form(line: str, kind: Kind | None, step: int | None) -> 
 
 
 def progress(i: int) -> str:
-    return (
-        f"{{'loss': '2.1', 'grad_norm': '1.0', 'learning_rate': '1e-4', 'epoch': '0.{i}'}} step {i}"
-    )
+    return f" 22%|##2       | {i}/45 [00:00<00:00, 42.84it/s]"  # HF Trainer's tqdm bar
 
 
 def test_a_save_that_only_says_it_began_counts_once_training_goes_on() -> None:

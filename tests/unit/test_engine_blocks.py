@@ -167,13 +167,31 @@ def test_one_block_reports_a_straggler_and_then_a_crash() -> None:
 def test_prefilter_tokens_are_the_ones_may_matter_tests() -> None:
     # next_candidate searches for detectors._TOKENS; may_matter spells its tokens out for speed.
     # A token added to one and not the other would make feed_block skip lines feed reads.
+    # Step counters are the exception: a word guard, then `_STEP_REPORT` in both.
     source = inspect.getsource(may_matter)
-    assert set(re.findall(r'"([^"]+)" in line', source)) == set(detectors._TOKENS)
+    guards = {"step", "Step", "STEP"}
+    assert set(re.findall(r'"([^"]+)" in line', source)) - guards == set(detectors._TOKENS)
 
 
 fragments = st.lists(
     st.one_of(
-        st.sampled_from([*detectors._TOKENS, "iteratio", "rro", "NCC", "Ran", "é", "中", " "]),
+        st.sampled_from(
+            [
+                *detectors._TOKENS,
+                "iteratio",
+                "rro",
+                "NCC",
+                "Ran",
+                "é",
+                "中",
+                " ",
+                "step 5, ",
+                "Step: 3",
+                "step 1 micro",
+                "step 2 loss",
+                "STEP=7]",
+            ]
+        ),
         st.text(alphabet="abcXYZ=:Rrio \r", max_size=6),
     ),
     max_size=8,

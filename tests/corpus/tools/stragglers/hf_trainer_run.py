@@ -106,6 +106,8 @@ def main() -> None:
         callbacks=[SlowRankCallback()],
     )
     trainer.train()
+    if torch.distributed.is_initialized():  # a clean exit (see README: hf_trainer_gen_3)
+        torch.distributed.destroy_process_group()
 
 
 if __name__ == "__main__":

@@ -168,6 +168,7 @@ class LogEngine:
         self._rate_lines: deque[str] = deque(maxlen=4)
         self._telemetry_error: tuple[str, str] | None = None
         self.last_attribution: Attribution | None = None
+        self.last_progress: Progress | None = None  # the report on the line `feed` just read
 
     # --- the LogAnalyzer protocol ---------------------------------------------------------
 
@@ -203,6 +204,7 @@ class LogEngine:
         )
 
     def feed(self, line: str, at: float) -> Finding | None:
+        self.last_progress = None
         if self._first_line_at is None:
             self._first_line_at = at
         if not self._progress_reports:
@@ -274,6 +276,17 @@ class LogEngine:
         if self._last_line_at is not None and at - self._last_line_at > self._longest_quiet:
             self._longest_quiet = at - self._last_line_at
         self._last_line_at = at
+
+    @property
+    def has_progress(self) -> bool:
+        """Whether training has reported progress in this attempt (the setup phase is over)."""
+        return self._progress_reports > 0
+
+    @property
+    def reads_every_line(self) -> bool:
+        """Whether `feed` must see every line now, not only those `may_matter` accepts: inside a
+        traceback, with site checkpoint patterns, or while a failure signal is pending."""
+        return self._tb.active or self._site_ckpt or self._pending_since is not None
 
     def _idle(self, at: float) -> bool:
         """True when `feed(line, at)` does nothing for a line `may_matter` rejects."""
@@ -563,6 +576,7 @@ class LogEngine:
         return detect_crash(line, self._names)
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
+        self.last_progress = progress
         if "validation" in line or "evaluat" in line:
             # Megatron's "validation loss at iteration N": the next interval may include its time.
             self._interrupt_throughput()

@@ -7,6 +7,8 @@ import time
 from datetime import UTC, datetime, tzinfo
 from typing import NamedTuple
 
+import re2
+
 # `srun -l` labels each line "%0*d: " (zero-padded task id; some versions and wrappers pad with
 # spaces). torchrun / PyTorch distributed add "[rank3]:" (global rank); torch elastic's --tee
 # adds "[default3]:" (the local rank of the "default" role), which says nothing about the
@@ -212,6 +214,11 @@ class SrunJoiner:
             return []
         return [(label, self._release(label))]
 
+    @property
+    def holding(self) -> bool:
+        """Whether some task's line is held, waiting for its next chunk."""
+        return bool(self._pending)
+
     def flush(self) -> list[tuple[int | None, str]]:
         """Release every held line (e.g. when the log falls silent)."""
         return [(label, self._release(label)) for label in list(self._pending)]
@@ -232,6 +239,27 @@ _ELISION = re.compile(
 )
 
 
+# Any text an elision line must hold: a block without it has no cut (RE2 on bytes: one linear
+# pass, no offset mapping).
+_ELISION_HINT = re2.compile(
+    "(?i)\\.\\.\\.|…|snip|omitted|elided|lines? (?:removed|skipped)".encode()
+)
+
+
 def is_elision(text: str) -> bool:
     """True when `text` (a line without its rank prefix) only marks an excerpt's cut."""
     return bool(text) and len(text) < 80 and _ELISION.fullmatch(text) is not None
+
+
+def has_elision(block: bytes) -> bool:
+    """Whether some line of `block` (UTF-8 lines joined by b"\\n") only marks an excerpt's cut."""
+    pos = 0
+    while (m := _ELISION_HINT.search(block, pos)) is not None:
+        start = block.rfind(b"\n", 0, m.start()) + 1
+        end = block.find(b"\n", m.end())
+        end = end if end >= 0 else len(block)
+        line = block[start:end].decode("utf-8", "replace")
+        if is_elision(split_prefix(line)[2]):
+            return True
+        pos = end + 1  # the next line: a timer row's dots are searched once
+    return False

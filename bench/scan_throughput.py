@@ -17,6 +17,7 @@ the page cache and both modes read it from memory. Modes:
   scanner-blocks LogScanner.read_blocks until EOF
   engine-lines   LogScanner.read_lines, then LogEngine.feed per line (the watcher's loop today)
   engine-blocks  LogScanner.read_blocks, then LogEngine.feed_block per block (the fast path)
+  check-log      `ajr check-log` on the file: each line's own timestamp, the format counts
 
 Run:  PYTHONPATH=. /tmp/probe-venv/bin/python bench/scan_throughput.py [--mb 1024]
 """
@@ -145,6 +146,20 @@ def _measure(mode: str, path: str) -> dict[str, float]:
     engine = LogEngine(AnalyzerContext())  # the default settings: what the watcher runs
     findings = lines = 0
     cpu0, wall0 = time.process_time(), time.perf_counter()
+    if mode == "check-log":
+        from activities.logs.checklog import check_log
+
+        report = check_log(path)
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        return {
+            "cpu_s": cpu,
+            "wall_s": wall,
+            "peak_rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+            "lines": report.lines,
+            "findings": len(report.findings),
+            "checkpoints": len(report.checkpoint_saves),
+            "iteration": len(report.tflops),
+        }
     with LogScanner(path) as scanner:
         if mode in ("engine-blocks", "scanner-blocks"):
             while blocks := scanner.read_blocks():
@@ -189,7 +204,7 @@ def main() -> int:
     parser.add_argument("--cpu", type=int, default=0, help="the CPU to pin measurements to")
     parser.add_argument(
         "--modes",
-        default="scanner,scanner-blocks,engine-lines,engine-blocks",
+        default="scanner,scanner-blocks,engine-lines,engine-blocks,check-log",
         help="comma-separated",
     )
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -226,6 +241,9 @@ def main() -> int:
                     f"  findings {r['findings']:.0f} checkpoints {r['checkpoints']:.0f} "
                     f"last iteration {r['iteration']:.0f}"
                     if mode.startswith("engine")
+                    else f"  findings {r['findings']:.0f} saves {r['checkpoints']:.0f} "
+                    f"TFLOP reports {r['iteration']:.0f}"
+                    if mode == "check-log"
                     else ""
                 )
             )

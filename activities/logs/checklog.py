@@ -26,11 +26,17 @@ from typing import Any
 
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
-from analysis import telemetry
 from analysis.analyzer import AnalyzerContext, Finding
-from analysis.detectors import Signal, parse_progress
+from analysis.detectors import Signal, next_candidate
 from analysis.engine import LogEngine
-from analysis.lines import SrunJoiner, is_elision, parse_timestamp, split_prefix
+from analysis.lines import (
+    SRUN_CHUNK_BYTES,
+    SrunJoiner,
+    has_elision,
+    is_elision,
+    parse_timestamp,
+    split_prefix,
+)
 from models.engine_settings import EngineSettings
 from models.recovery import Observed
 
@@ -103,6 +109,9 @@ class CheckReport:
     timestamped: int = 0
     ranked: int = 0
     nonempty: int = 0
+    sampled: bool = False  # timestamped/ranked were counted on a sample of a big log's lines
+    # Bulk-read stretches: their silences were not measured one by one, only bounded by this.
+    skimmed_gap_s: float = 0.0
     largest_gap_s: float | None = None
     gap_lines: tuple[int, int] | None = None  # (line before, line after) the largest gap
     findings: list[Detected] = field(default_factory=list)
@@ -151,6 +160,8 @@ class CheckReport:
             "bytes": self.size,
             "timestamped_lines": self.timestamped,
             "ranked_lines": self.ranked,
+            "format_counts_sampled": self.sampled,
+            "skimmed_gap_bound_s": self.skimmed_gap_s,
             "largest_gap_s": self.largest_gap_s,
             "hang_timeout_s": self.hang_timeout_s,
             "exit_code": self.exit_code,
@@ -207,6 +218,11 @@ class CheckReport:
                 f"  longest silence: {self.largest_gap_s:.0f}s (lines {before}-{after});"
                 f" hang timeout {self.hang_timeout_s:.0f}s"
             )
+            if self.skimmed_gap_s > self.largest_gap_s:
+                out.append(
+                    f"  (stretches read in bulk: silences there of at most "
+                    f"{self.skimmed_gap_s:.0f}s, less than the hang timeout)"
+                )
         return out
 
 
@@ -242,9 +258,9 @@ def check_log(
             while True:
                 before = scanner.offset + scanner.pending_bytes
                 lines = scanner.read_lines()
-                for line in lines:
-                    for whole in _rejoined(joiner, line):
-                        replay.line(whole)
+                replay.batch(lines, joiner)
+                if not lines and scanner.offset + scanner.pending_bytes == before:
+                    replay.batch([], joiner, final=True)
                 # A read may return no line yet move on (a line longer than one read): stop
                 # only at the end of the file.
                 if not lines and scanner.offset + scanner.pending_bytes == before:
@@ -286,6 +302,14 @@ def _rejoined(joiner: SrunJoiner, raw: str) -> list[str]:
     ]
 
 
+# Lines skimmed together (see `_Replay._skim`), and how many of them are parsed for the format
+# counts: big logs are read at the engine's block speed, small ones line by line.
+_RUN = 2048
+_MIN_RUN = 128
+_SAMPLE = 64
+_TOO_LONG = "too long"
+
+
 class _Replay:
     """Feeds lines to a LogEngine at their own times and collects what the report needs."""
 
@@ -296,6 +320,106 @@ class _Replay:
         self.last_stamped = 0  # the line number that carried it
         self.leading: list[str] = []  # lines before the first timestamp
         self.cut = False  # an excerpt's cut since the last timestamp: the gap is not silence
+        self.carry: list[str] = []  # a batch's last lines, fewer than a run: read with the next
+
+    def batch(self, lines: list[str], joiner: SrunJoiner, *, final: bool = False) -> None:
+        """Every line of `lines`, in order: runs that cannot hold anything new are skimmed. The
+        last lines, fewer than a run, wait for the next batch (`final`: there is none)."""
+        if self.carry:
+            lines, self.carry = self.carry + lines, []
+        start = 0
+        while start < len(lines):
+            if len(lines) - start < _RUN and not final:
+                self.carry = lines[start:]
+                return
+            size = _RUN
+            while size >= _MIN_RUN and not joiner.holding:
+                run = lines[start : start + size]
+                verdict = self._skimmable(run) if len(run) == size else None
+                if isinstance(verdict, bytes):
+                    self._skim(run, verdict)
+                    break
+                if verdict != _TOO_LONG:
+                    size = 0
+                    break
+                size //= 2  # the run spans too long a time: try a shorter one
+            else:
+                size = 0
+            if size:
+                start += size
+                continue
+            for line in lines[start : start + _MIN_RUN]:
+                for whole in _rejoined(joiner, line):
+                    self.line(whole)
+            start += _MIN_RUN
+
+    def _skimmable(self, run: list[str]) -> bytes | str | None:
+        """`run` joined (bytes), if its lines' times are known and close together, with no srun
+        chunk and no excerpt cut: then no silence in it can be a hang, and only its first and
+        last lines and the lines the engine reads need reading one by one. `_TOO_LONG` if only
+        its time span is too long, else None."""
+        if self.at is None or self.leading or self.cut or not self.engine.has_progress:
+            return None  # before training reports progress, every silence shapes the next
+        first = parse_timestamp(split_prefix(run[0])[2])
+        last = parse_timestamp(split_prefix(run[-1])[2])
+        if first is None or last is None or not self.at <= first <= last:
+            return None
+        # Every gap inside is at most the run's span: shorter than any hang allowance.
+        span = last - first
+        if span >= self.report.hang_timeout_s:
+            return _TOO_LONG
+        text = "\n".join(run)
+        if not text.isascii() or max(map(len, run)) >= SRUN_CHUNK_BYTES:
+            return None  # a line might be an srun chunk: rejoin it line by line
+        data = text.encode()  # ASCII: byte offsets are str offsets
+        if has_elision(data):
+            return None
+        self.report.skimmed_gap_s = max(self.report.skimmed_gap_s, span)
+        return data
+
+    def _skim(self, run: list[str], data: bytes) -> None:
+        """`line` for each of `run` (see `_skimmable`), reading in full only the lines the engine
+        reads (found by the engine's own prefilter over the run); the format counts of the
+        others come from every `_SAMPLE`th of them."""
+        engine, last = self.engine, len(run) - 1
+        self.line(run[0])
+        i, pos = 1, len(run[0]) + 1  # the next line to read, and where it starts in `data`
+        while i < last:
+            if engine.reads_every_line:
+                j, at = i, pos
+            else:
+                at = next_candidate(data, pos)
+                j = last if at < 0 else min(last, i + data.count(b"\n", pos, at))
+            if j > i:
+                self._skip(run, i, j)
+            if j == last:
+                break
+            if j > i:
+                # The time the engine would have had: the line before's, if it has one.
+                before = parse_timestamp(split_prefix(run[j - 1])[2])
+                if before is not None and before >= (self.at or 0.0):
+                    self.at, self.last_stamped = before, self.report.lines
+            self.line(run[j])
+            i, pos = j + 1, at + len(run[j]) + 1
+        self.line(run[last])
+
+    def _skip(self, run: list[str], i: int, j: int) -> None:
+        """Count lines i..j-1 of `run`, which no detector reads, into the format counts (from
+        every `_SAMPLE`th line: a format's share, not an exact count)."""
+        r = self.report
+        r.lines += j - i
+        sampled = nonempty = stamped = ranked = 0
+        for k in range(i, j, _SAMPLE):
+            rank, _, text = split_prefix(run[k])
+            sampled += 1
+            if text.strip():
+                nonempty += 1
+                stamped += parse_timestamp(text) is not None
+                ranked += rank is not None
+        r.nonempty += round((j - i) * nonempty / sampled)
+        r.timestamped += round((j - i) * stamped / sampled)
+        r.ranked += round((j - i) * ranked / sampled)
+        r.sampled = r.sampled or j - i > 1
 
     def line(self, raw: str) -> None:
         r = self.report
@@ -352,7 +476,8 @@ class _Replay:
         if len(engine.loads) > loads:
             step, when = engine.loads[-1]
             self.report.checkpoint_loads.append(Checkpoint(step, when or None, number))
-        tflops = _tflops(raw)
+        progress = engine.last_progress
+        tflops = progress.tflops if progress is not None else None
         if tflops is not None:
             self.report.tflops.append(tflops)
         if found is not None:
@@ -467,18 +592,6 @@ def _culprit_ranks(
         if signal.rank is not None and signal.rank not in ranks:
             ranks.append(signal.rank)
     return tuple(ranks)
-
-
-def _tflops(raw: str) -> float | None:
-    if "TFLOP" in raw:
-        progress = parse_progress(raw)
-        return progress.tflops if progress is not None else None
-    if telemetry.MARKER in raw:
-        record = telemetry.parse_record(raw)
-        meaning = telemetry.interpret(record) if record is not None else None
-        if isinstance(meaning, telemetry.Iteration):
-            return meaning.tflops
-    return None
 
 
 def _problems(r: CheckReport, name: str) -> list[Problem]:

@@ -107,6 +107,7 @@ def snapshot(obj: Any, depth: int = 0) -> Any:
     fields: dict[str, Any] = {}
     if hasattr(obj, "__dict__"):
         fields.update(vars(obj))
+    fields.pop("last_progress", None)  # what the last `feed` call read: per call by design
     for cls in type(obj).__mro__:
         for name in getattr(cls, "__slots__", ()):
             if hasattr(obj, name):

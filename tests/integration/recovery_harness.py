@@ -22,6 +22,7 @@ from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
 from models.recovery import JobOutcome
 from models.slurm import JobState, SlurmJob
+from tests.integration.histories import save_histories
 from worker.config import Settings
 from worker.main import build, running
 from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
@@ -111,6 +112,11 @@ class AjrUnderTest:
                 if time.monotonic() > deadline:
                     raise
                 await asyncio.sleep(0.5)
+
+    async def save_histories(self, scenario: str, *job_ids: int) -> None:
+        """Record these jobs' workflow histories when AJR_RECORD_HISTORIES is set."""
+        ids = [workflow_id(self.settings.cluster_name, job_id) for job_id in job_ids]
+        await save_histories(self.client, scenario, ids)
 
     def log_files(self, name: str, job_id: int) -> list[Path]:
         return sorted(self.workdir.glob(f"{name}_{job_id}_date_*_time_*.log"))

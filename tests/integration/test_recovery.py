@@ -61,6 +61,7 @@ async def test_seed_verification_sequence(start_ajr, slurm_cluster, workdir, mys
             rows = session.exec(select(DecisionRecord).where(DecisionRecord.job_id == job_id)).all()
         assert sorted((r.attempt, r.action) for r in rows) == [(0, "requeue"), (1, "cancel")]
         assert "segmentation fault" in json.loads(rows[0].evidence)[0]
+        await ajr.save_histories("seed", job_id)
 
 
 async def test_hang_is_requeued_within_hang_timeout(
@@ -94,6 +95,7 @@ async def test_hang_is_requeued_within_hang_timeout(
         for job_id in (training, starting):
             records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
             assert records[0].observed == "HANG" and records[0].action == "requeue"
+        await ajr.save_histories("hang", training, starting)
 
 
 async def test_crashloop_and_checkpointing_jobs(
@@ -122,6 +124,7 @@ async def test_crashloop_and_checkpointing_jobs(
         assert (await ajr.job(progressing)).restart_count == 2  # went on to its maximum
         records = await ajr.handle(progressing).query(JobRecoveryWorkflow.attempts)
         assert [r.checkpoints for r in records] == [1, 1, 1]
+        await ajr.save_histories("crashloop", looping, progressing)
 
 
 async def test_scancel_success_no_requeue_and_invalid_comment(
@@ -162,6 +165,7 @@ async def test_scancel_success_no_requeue_and_invalid_comment(
         assert outcome.outcome is Outcome.MAX_REQUEUES
         job = await ajr.job(no_requeue)
         assert job.restart_count == 1 and job.requeue
+        await ajr.save_histories("endings", sleeper, success, invalid, no_requeue)
 
 
 async def test_crash_line_naming_a_node_excludes_it(
@@ -190,6 +194,7 @@ async def test_crash_line_naming_a_node_excludes_it(
         assert culprit not in second.nodes
         records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
         assert records[0].excluded_nodes == [culprit]
+        await ajr.save_histories("xid-exclusion", job_id)
 
 
 async def test_worker_killed_between_requeuehold_and_release(
@@ -293,6 +298,7 @@ async def test_partition_enrolment_terminal_exit_and_fit(
         assert "leaves 3 usable node(s)" in refused.reason
         job = await ajr.job(wide)
         assert job.restart_count == 0 and not job.state.is_active  # cancelled, not requeued
+        await ajr.save_histories("partition-terminal-fit", plain, terminal, wide)
 
 
 async def test_observe_only_changes_nothing_in_slurm(
@@ -352,3 +358,40 @@ async def test_node_implicated_by_two_jobs_is_excluded_for_a_third(
         assert "node2" in second.excluded_nodes and "node2" not in second.nodes
         (record, *_) = await ajr.handle(plain).query(JobRecoveryWorkflow.attempts)
         assert any("node2 is suspect" in reason for reason in record.reasons)
+
+
+async def test_straggler_is_requeued_after_its_next_checkpoint_save(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+) -> None:
+    """NVRx names the job's node as a straggler: requeued once the next save completes."""
+    straggler = (
+        'echo \\"STRAGGLER DETECTION WARNING: Some GPUs have worse relative performance. '
+        "Affected ranks: [StragglerId(rank=0, node='\\$SLURMD_NODENAME')]\\\""
+    )
+    steps = " && ".join(
+        [
+            "echo 'iteration 1/100 | elapsed time per iteration (ms): 500.0 | lm loss: 2.0'",
+            straggler,
+            "echo 'iteration 2/100 | elapsed time per iteration (ms): 900.0 | lm loss: 2.0'",
+            "sleep 3",
+            "echo 'Saved checkpoint to /ckpt/iter_2'",
+        ]
+    )
+    async with start_ajr(sqlite_url) as ajr:
+        job_id = ajr.submit(
+            seed_script(before=steps, crash_line="", after="sleep 120"), name="straggler"
+        )
+        first = await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+        outcome = await ajr.outcome(job_id, timeout=90)
+        # the second attempt is a straggler too, but a straggler is never cancelled
+        assert outcome.outcome is Outcome.MAX_REQUEUES
+        job = await ajr.job(job_id)
+        assert job.restart_count == 1 and job.state is JobState.RUNNING
+        assert first.nodes[0] in job.excluded_nodes and first.nodes[0] not in job.nodes
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.observed, r.action, r.acted) for r in records] == [
+            (0, "STRAGGLER", "requeue", True),
+            (1, "STRAGGLER", "stop", True),
+        ]
+        assert records[0].checkpoints == 1 and records[0].excluded_nodes == [first.nodes[0]]
+        await ajr.save_histories("straggler", job_id)

@@ -193,8 +193,11 @@ async def silence_before_requeue(ajr: AjrUnderTest, name: str, job_id: int, limi
     # The kill appends slurmstepd's "CANCELLED" line: the last line is the mtime seen before.
     last_line_at = log.stat().st_mtime
     deadline = time.monotonic() + limit
-    while (await ajr.job(job_id)).restart_count == 0:
+    while True:
+        # The mtime is read before Slurm is asked: one taken after the kill never counts.
+        mtime = log.stat().st_mtime
+        if (await ajr.job(job_id)).restart_count != 0:
+            return time.time() - last_line_at
         assert time.monotonic() < deadline, f"{name}: not requeued within {limit}s"
-        last_line_at = log.stat().st_mtime
+        last_line_at = mtime
         await asyncio.sleep(0.1)
-    return time.time() - last_line_at

@@ -15,12 +15,16 @@ from collections.abc import AsyncIterator, Callable
 
 from temporalio import activity
 
-from activities.errors import ErrorType, non_retryable, retryable
-from activities.slurm.control import InvalidNodeName, SlurmControl, validate_node_names
+from activities.errors import activity_error
+from activities.slurm.client import SlurmClient
+from activities.slurm.control import InvalidNodeName, validate_node_names
 from activities.slurm.runner import SlurmError
+from models.activities import ActivityName
+from models.errors import ErrorType
 from models.placement import fit_after_exclusion
 from models.recovery import (
     CancelRequest,
+    CancelResult,
     PrepareRequest,
     PrepareResult,
     RequeueRequest,
@@ -32,6 +36,7 @@ log = logging.getLogger(__name__)
 
 STEP_POLL_S = 0.1
 REQUEUE_SETTLE_TIMEOUT_S = 60.0
+RELEASE_AGAIN_AFTER_S = 1.0
 
 
 # slurmd revokes the killed attempt's job credential with one-second granularity; an attempt
@@ -49,7 +54,7 @@ async def _past_credential_revocation(pending_seen_at: float) -> None:
 class _PartitionNodes:
     """The partition's node states, asked of Slurm at most once per activity call."""
 
-    def __init__(self, control: SlurmControl, partition: str) -> None:
+    def __init__(self, control: SlurmClient, partition: str) -> None:
         self._control = control
         self._partition = partition
         self._states: dict[str, str] | None = None
@@ -95,8 +100,9 @@ HEARTBEAT_EVERY_S = 2.0
 
 
 @contextlib.asynccontextmanager
-async def _heartbeating() -> AsyncIterator[None]:
-    """Heartbeat while Slurm commands run: one slow RPC must not look like a dead worker."""
+async def _slurm_action() -> AsyncIterator[None]:
+    """Heartbeat while Slurm commands run (one slow RPC must not look like a dead worker), and
+    let no Slurm failure leave the activity without its error type."""
 
     async def beat() -> None:
         while True:
@@ -106,6 +112,9 @@ async def _heartbeating() -> AsyncIterator[None]:
     ticker = asyncio.get_running_loop().create_task(beat())
     try:
         yield
+    except SlurmError as exc:
+        kind = ErrorType.SLURM_UNAVAILABLE if exc.unavailable else ErrorType.SLURM_COMMAND_FAILED
+        raise activity_error(kind, str(exc)) from exc
     finally:
         ticker.cancel()
         with contextlib.suppress(asyncio.CancelledError):
@@ -113,21 +122,22 @@ async def _heartbeating() -> AsyncIterator[None]:
 
 
 class SlurmActions:
-    def __init__(self, control: SlurmControl, *, chaos_step_delay: float = 0.0) -> None:
+    def __init__(self, control: SlurmClient) -> None:
         self._control = control
-        self._chaos_step_delay = chaos_step_delay
 
     async def _job(self, job_id: int) -> SlurmJob:
         try:
             job = await self._control.show_job(job_id)
             known = True if job is not None else await self._control.job_known(job_id)
         except SlurmError as exc:
-            raise retryable(str(exc), ErrorType.SLURM_UNAVAILABLE) from exc
+            raise activity_error(ErrorType.SLURM_UNAVAILABLE, str(exc)) from exc
         if job is None:
             if known:  # listed by scontrol, not by squeue: ask again, never conclude "gone"
-                raise retryable(f"job {job_id} not listed by squeue", ErrorType.SLURM_UNAVAILABLE)
-            raise non_retryable(
-                f"slurmctld answered 'Invalid job id' for job {job_id}", ErrorType.JOB_NOT_FOUND
+                raise activity_error(
+                    ErrorType.SLURM_UNAVAILABLE, f"job {job_id} not listed by squeue"
+                )
+            raise activity_error(
+                ErrorType.JOB_NOT_FOUND, f"slurmctld answered 'Invalid job id' for job {job_id}"
             )
         return job
 
@@ -141,18 +151,18 @@ class SlurmActions:
             if predicate(job):
                 return job
             if time.monotonic() >= deadline:
-                raise retryable(
+                raise activity_error(
+                    ErrorType.STEP_NOT_VERIFIED,
                     f"job {job_id} did not reach '{done}' within {timeout:.0f}s "
                     f"(state {job.state}, reason {job.state_reason}, restarts {job.restart_count})",
-                    ErrorType.STEP_NOT_VERIFIED,
                 )
             _beat(f"waiting: {done}")
             await asyncio.sleep(STEP_POLL_S)
 
-    @activity.defn(name="prepare_job")
+    @activity.defn(name=ActivityName.PREPARE_JOB)
     async def prepare_job(self, request: PrepareRequest) -> PrepareResult:
         """At enrolment: make a `--no-requeue` job requeueable while Slurm still allows it."""
-        async with _heartbeating():
+        async with _slurm_action():
             return await self._prepare(request)
 
     async def _prepare(self, request: PrepareRequest) -> PrepareResult:
@@ -166,22 +176,22 @@ class SlurmActions:
         outcome = await self._control.make_requeueable(request.job_id)
         job = await self._job(request.job_id)
         if not job.requeue:
-            raise retryable(
-                f"could not set Requeue=1 on job {request.job_id}: {outcome.stderr.strip()}",
+            raise activity_error(
                 ErrorType.STEP_NOT_VERIFIED,
+                f"could not set Requeue=1 on job {request.job_id}: {outcome.stderr.strip()}",
             )
         result.made_requeueable = True
         result.detail = "job was submitted with --no-requeue; set Requeue=1"
         return result
 
-    @activity.defn(name="requeue_job")
+    @activity.defn(name=ActivityName.REQUEUE_JOB)
     async def requeue_job(self, request: RequeueRequest) -> RequeueResult:
         """requeuehold -> (PENDING, held) -> ExcNodeList + StartTime=now -> release -> verified."""
         try:
             validate_node_names(request.exclude_nodes)
         except InvalidNodeName as exc:
-            raise non_retryable(str(exc), ErrorType.INVALID_REQUEST) from exc
-        async with _heartbeating():
+            raise activity_error(ErrorType.INVALID_REQUEST, str(exc)) from exc
+        async with _slurm_action():
             return await self._requeue(request)
 
     async def _requeue(self, request: RequeueRequest) -> RequeueResult:
@@ -191,16 +201,16 @@ class SlurmActions:
         partition = _PartitionNodes(self._control, job.partition)
 
         if job.restart_count < attempt:
-            raise non_retryable(
-                f"job {job_id} is at attempt {job.restart_count}, before attempt {attempt}",
+            raise activity_error(
                 ErrorType.INVALID_REQUEST,
+                f"job {job_id} is at attempt {job.restart_count}, before attempt {attempt}",
             )
         if job.restart_count == attempt:
             if request.live and job.state is not JobState.RUNNING:
                 # Decided on a running attempt, but it ended meanwhile (its user cancelled it,
                 # it completed): requeuehold would resurrect it. Let the watch see the end.
                 return RequeueResult(
-                    requeued=False, restart_count=job.restart_count, ended_state=job.state.value
+                    requeued=False, restart_count=job.restart_count, ended_state=job.state
                 )
             wanted = sorted(set(job.excluded_nodes) | set(request.exclude_nodes))
             refusal = await self._refuse_if_no_fit(job, wanted, partition)
@@ -215,20 +225,18 @@ class SlurmActions:
             if job.restart_count == attempt:
                 message = outcome.stderr.strip() or "restart count did not move"
                 if "disabled" in message or "already finished" in message:
-                    raise non_retryable(
-                        f"Slurm refused to requeue job {job_id}: {message}",
+                    raise activity_error(
                         ErrorType.REQUEUE_REFUSED,
+                        f"Slurm refused to requeue job {job_id}: {message}",
                     )
-                raise retryable(
-                    f"requeuehold of job {job_id} not verified: {message}",
+                raise activity_error(
                     ErrorType.STEP_NOT_VERIFIED,
+                    f"requeuehold of job {job_id} not verified: {message}",
                 )
             steps.append(f"requeuehold: attempt {attempt} -> {job.restart_count}")
         else:
             steps.append(f"requeuehold already done (restart count {job.restart_count})")
         try:
-            if self._chaos_step_delay:  # lets tests kill a worker between hold and release
-                await asyncio.sleep(self._chaos_step_delay)
             return await self._exclude_and_release(request, steps, partition)
         except asyncio.CancelledError:
             # Cancelled after the hold (the workflow was cancelled): never leave the job held.
@@ -253,7 +261,7 @@ class SlurmActions:
                 requeued=False,
                 restart_count=job.restart_count,
                 steps=steps,
-                ended_state=job.state.value,
+                ended_state=job.state,
             )
         if job.state is JobState.PENDING and job.held:
             await _past_credential_revocation(time.time())
@@ -292,7 +300,7 @@ class SlurmActions:
         try:
             states = await partition.states()
         except SlurmError as exc:
-            raise retryable(str(exc), ErrorType.SLURM_UNAVAILABLE) from exc
+            raise activity_error(ErrorType.SLURM_UNAVAILABLE, str(exc)) from exc
         fit = fit_after_exclusion(states, excluded, job.node_count)
         return "" if fit.fits else fit.explain(job.partition)
 
@@ -305,25 +313,25 @@ class SlurmActions:
             if not job.held:
                 return
             if time.monotonic() >= deadline:
-                raise retryable(
-                    f"job {job_id} still held {timeout:.0f}s after release",
+                raise activity_error(
                     ErrorType.STEP_NOT_VERIFIED,
+                    f"job {job_id} still held {timeout:.0f}s after release",
                 )
             _beat("release not yet effective")
-            await asyncio.sleep(1.0)
+            await asyncio.sleep(RELEASE_AGAIN_AFTER_S)
 
-    @activity.defn(name="cancel_job")
-    async def cancel_job(self, request: CancelRequest) -> str:
+    @activity.defn(name=ActivityName.CANCEL_JOB)
+    async def cancel_job(self, request: CancelRequest) -> CancelResult:
         """scancel the attempt ajr gave up on; never a later attempt, never twice."""
-        async with _heartbeating():
+        async with _slurm_action():
             return await self._cancel(request)
 
-    async def _cancel(self, request: CancelRequest) -> str:
+    async def _cancel(self, request: CancelRequest) -> CancelResult:
         job = await self._job(request.job_id)
         if job.restart_count != request.attempt:
-            return f"not cancelled: job is at attempt {job.restart_count}"
+            return CancelResult(f"not cancelled: job is at attempt {job.restart_count}")
         if not job.state.is_active:
-            return f"nothing to cancel: attempt already {job.state}"
+            return CancelResult(f"nothing to cancel: attempt already {job.state}")
         await self._control.cancel(request.job_id)
         job = await self._wait_for(
             request.job_id,
@@ -332,4 +340,4 @@ class SlurmActions:
             REQUEUE_SETTLE_TIMEOUT_S,
         )
         log.info("cancelled job %s attempt %s: %s", request.job_id, request.attempt, request.reason)
-        return f"cancelled ({job.state})"
+        return CancelResult(f"cancelled ({job.state})")

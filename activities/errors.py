@@ -1,24 +1,12 @@
-"""Error types ajr raises across the Temporal boundary: one place for their names."""
+"""The only way an activity reports a failure across the Temporal boundary: a typed error."""
 
 from __future__ import annotations
 
-from enum import StrEnum
-
 from temporalio.exceptions import ApplicationError
 
-
-class ErrorType(StrEnum):
-    SLURM_UNAVAILABLE = "SlurmUnavailable"  # retryable: slurmctld down or a command timed out
-    SLURM_COMMAND_FAILED = "SlurmCommandFailed"  # retryable: an unexpected non-zero exit
-    JOB_NOT_FOUND = "JobNotFound"  # non-retryable: slurmctld has no record of the job
-    REQUEUE_REFUSED = "RequeueRefused"  # non-retryable: Slurm will not requeue this job
-    STEP_NOT_VERIFIED = "StepNotVerified"  # retryable: an action did not reach its expected state
-    INVALID_REQUEST = "InvalidRequest"  # non-retryable: bad node name, bad input
+from models.errors import ErrorType
 
 
-def non_retryable(message: str, error_type: ErrorType) -> ApplicationError:
-    return ApplicationError(message, type=error_type.value, non_retryable=True)
-
-
-def retryable(message: str, error_type: ErrorType) -> ApplicationError:
-    return ApplicationError(message, type=error_type.value)
+def activity_error(error_type: ErrorType, message: str) -> ApplicationError:
+    """An ApplicationError whose retryability is the error type's own, never chosen per call."""
+    return ApplicationError(message, type=error_type.value, non_retryable=not error_type.retryable)

@@ -4,21 +4,35 @@ from __future__ import annotations
 
 import json
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from sqlalchemy import Engine
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, select
 from temporalio import activity
 
+from activities.errors import activity_error
+from models.activities import ActivityName
 from models.db import create_tables
-from models.recovery import DecisionEvent
-from models.suspects import Suspect, SuspectQuery, suspects
+from models.errors import ErrorType
+from models.recovery import DecisionEvent, RecordResult, SuspectsResult
+from models.suspects import SuspectQuery, suspects
 from models.tables import DecisionRecord, NodeIncident
 
 
 def _utc(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, UTC).replace(tzinfo=None)
+
+
+@contextmanager
+def _database() -> Iterator[None]:
+    """A database failure crosses the boundary as its error type, never as a driver's class."""
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        raise activity_error(ErrorType.DATABASE_UNAVAILABLE, str(exc)[:500]) from exc
 
 
 class RecordActivities:
@@ -52,10 +66,10 @@ class RecordActivities:
                     cluster=event.cluster,
                     job_id=event.job_id,
                     attempt=event.attempt,
-                    observed=event.observed,
-                    action=event.action,
+                    observed=event.observed.value,
+                    action=event.action.value,
                     acted=event.acted,
-                    outcome=event.outcome,
+                    outcome=event.outcome.value,
                     reasons=json.dumps(event.reasons),
                     evidence=json.dumps(event.evidence),
                     excluded_nodes=json.dumps(event.excluded_nodes),
@@ -70,7 +84,7 @@ class RecordActivities:
                         node=node,
                         job_id=event.job_id,
                         attempt=event.attempt,
-                        observed=event.observed,
+                        observed=event.observed.value,
                         at=_utc(event.decided_at),
                     )
                 )
@@ -81,15 +95,20 @@ class RecordActivities:
                 return False
             return True
 
-    @activity.defn(name="record_decision")
-    def record_decision(self, event: DecisionEvent) -> bool:
-        """True when this call wrote the record; False when it was already there."""
-        return self._write(event)
+    @activity.defn(name=ActivityName.RECORD_DECISION)
+    def record_decision(self, event: DecisionEvent) -> RecordResult:
+        """Written, or already there (a retry or a replay): never twice."""
+        with _database():
+            return RecordResult(written=self._write(event))
 
-    @activity.defn(name="find_suspects")
-    def find_suspects(self, query: SuspectQuery) -> list[Suspect]:
+    @activity.defn(name=ActivityName.FIND_SUSPECTS)
+    def find_suspects(self, query: SuspectQuery) -> SuspectsResult:
         """Nodes of a failed attempt that other jobs' failures also implicated recently."""
-        self._ensure_tables()
+        with _database():
+            self._ensure_tables()
+            return SuspectsResult(suspects(query, self._incidents(query)))
+
+    def _incidents(self, query: SuspectQuery) -> list[tuple[str, int]]:
         since = _utc(query.now - query.window_s)
         with Session(self._engine) as session:
             rows = session.exec(
@@ -99,4 +118,4 @@ class RecordActivities:
                     NodeIncident.node.in_(query.nodes),  # type: ignore[attr-defined]
                 )
             ).all()
-        return suspects(query, [(node, job_id) for node, job_id in rows])
+        return [(node, job_id) for node, job_id in rows]

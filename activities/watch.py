@@ -27,10 +27,11 @@ from temporalio import activity
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
 from activities.logs.locate import find_attempt_log, search_dirs
 from activities.logs.scanner import LogScanner, LogUnavailable
-from activities.slurm.control import SlurmControl
+from activities.slurm.client import SlurmClient
 from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmError
 from analysis.analyzer import AnalyzerContext, Finding, LogAnalyzer
+from models.activities import ActivityName
 from models.categories import Category
 from models.placement import UNUSABLE_NODE_STATES
 from models.recovery import LogCursor, Observation, Observed, WatchRequest
@@ -104,7 +105,7 @@ def _finding_from(state: dict[str, Any]) -> Finding | None:
             str(state.get("summary", "")),
             tuple(str(e) for e in state.get("evidence") or ()),
             tuple(str(n) for n in state.get("culprit_nodes") or ()),
-            Category(state.get("category") or "UNKNOWN"),
+            Category(state.get("category") or Category.UNKNOWN),
             state.get("requeue_warranted"),
         )
     except (KeyError, ValueError, TypeError):
@@ -126,7 +127,7 @@ class WatchActivities:
     def __init__(
         self,
         poller: ClusterPoller,
-        control: SlurmControl,
+        control: SlurmClient,
         analyzer_factory: AnalyzerFactory,
         *,
         poll_interval: float = 0.5,
@@ -138,7 +139,7 @@ class WatchActivities:
         self._poll_interval = poll_interval
         self._clock = clock or Clock()
 
-    @activity.defn(name="watch_attempt")
+    @activity.defn(name=ActivityName.WATCH_ATTEMPT)
     async def watch_attempt(self, request: WatchRequest) -> Observation:
         details = activity.info().heartbeat_details if activity.in_activity() else ()
         cursor = _cursor_from(details[0] if details else None, request.cursor)
@@ -159,7 +160,7 @@ class _AttemptWatcher:
         # A finding Slurm has not yet confirmed (kept across a worker restart by the cursor).
         self.unconfirmed: Finding | None = _finding_from(cursor.unconfirmed)
         self.first_finding: Finding | None = self.unconfirmed
-        self.ignore = {Observed(kind) for kind in request.ignore}
+        self.ignore = set(request.ignore)
         self.last_beat = 0.0
         self.missing_since: float | None = None  # wall time the job was first found missing
         self.next_direct_check = 0.0
@@ -275,7 +276,7 @@ class _AttemptWatcher:
         return Observation(
             kind=kind,
             attempt=self.request.attempt,
-            state=job.state.value,
+            state=job.state,
             exit_code=job.exit_status.code,
             signal=job.exit_status.signal,
             restart_count=job.restart_count,
@@ -285,7 +286,7 @@ class _AttemptWatcher:
             if finding
             else [],
             detail=detail or (finding.summary if finding else ""),
-            category=finding.category if finding else "",
+            category=finding.category if finding else None,
             requeue_warranted=finding.requeue_warranted if finding else None,
             cursor=self._cursor_now(unconfirmed=keep_unconfirmed),
         )

@@ -5,6 +5,9 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 
+# What a node's state is when sinfo names the node without one.
+NODE_STATE_UNKNOWN = "UNKNOWN"
+
 UNUSABLE_NODE_STATES = frozenset(
     {
         "DOWN",

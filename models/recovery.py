@@ -1,6 +1,8 @@
 """Payloads of the recovery workflow and its activities: small dataclasses, safe to evolve.
 
-Every field has a default so that fields can be added without breaking running workflows.
+Histories of running workflows hold these payloads as JSON, and a new release must read the
+ones an old release wrote: a field may be added (with a default), never renamed or removed; a
+field's type may change only to one that reads every old value (see models/payloads.py).
 """
 
 from __future__ import annotations
@@ -9,7 +11,11 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any
 
+from models.categories import Category
 from models.engine_settings import EngineSettings
+from models.enrolment import AutoResumeMode
+from models.slurm import JobState
+from models.suspects import Suspect
 
 
 class Observed(StrEnum):
@@ -118,7 +124,7 @@ class WatchRequest:
     job_id: int
     attempt: int
     config: RecoveryConfig = field(default_factory=RecoveryConfig)
-    ignore: list[str] = field(default_factory=list)  # Observed kinds already reported
+    ignore: list[Observed] = field(default_factory=list)  # kinds already reported
     cursor: LogCursor = field(default_factory=LogCursor)
     earlier_logs: list[str] = field(default_factory=list)  # logs of earlier attempts: not this one
     # Waiting to requeue a straggler: return once the checkpoint count passes this (-1: off) ...
@@ -131,7 +137,7 @@ class WatchRequest:
 class Observation:
     kind: Observed
     attempt: int
-    state: str = ""
+    state: JobState = JobState.UNKNOWN
     exit_code: int = 0
     signal: int = 0
     restart_count: int = 0
@@ -139,7 +145,7 @@ class Observation:
     culprit_nodes: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
     detail: str = ""
-    category: str = ""  # attribution: GPU | NODE | NETWORK | STORAGE | APPLICATION | ...
+    category: Category | None = None  # attribution of the finding; None without one
     requeue_warranted: bool | None = None  # the analyzer's opinion; None: let the policy decide
     cursor: LogCursor = field(default_factory=LogCursor)
 
@@ -157,15 +163,15 @@ class AttemptRecord:
     """One attempt as ajr saw it and what it decided; shown by the `attempts` query."""
 
     attempt: int
-    observed: str = ""
-    category: str = ""  # the log's attribution: GPU | NODE | NETWORK | ... ("" when none)
-    state: str = ""
+    observed: Observed
+    category: Category | None = None  # the log's attribution (None without a finding)
+    state: JobState = JobState.UNKNOWN
     exit: str = ""
     checkpoints: int = 0
     log_path: str = ""
     nodes: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
-    action: str = ""
+    action: Action = Action.WATCH
     failed: bool = False  # counts toward the crashloop limit unless it saved a checkpoint
     acted: bool = False
     reasons: list[str] = field(default_factory=list)
@@ -182,6 +188,17 @@ class AttemptRecord:
 
 
 @dataclass
+class WatchPosition:
+    """Where the watch of the current attempt stands: carried across continue-as-new."""
+
+    cursor: LogCursor = field(default_factory=LogCursor)
+    ignore: list[Observed] = field(default_factory=list)  # kinds already reported, not again
+    # A straggler waiting for its next checkpoint save before it is requeued ...
+    straggler: Observation | None = None
+    straggler_by: float = 0.0  # ... at most until then (epoch seconds)
+
+
+@dataclass
 class RecoveryState:
     """What a job's workflow carries across continue-as-new."""
 
@@ -195,9 +212,11 @@ class RecoveryState:
     prepared: bool = False  # enrolment actions (Requeue=1) done
     stop_requested: bool = False  # the operator's `stop`: survives continue-as-new
     stop_reason: str = ""
-    # Mid-attempt continue-as-new: where the watch stood, and what it already reported.
+    # Mid-attempt continue-as-new: where the watch of the attempt stands (None: from the top).
+    watch: WatchPosition | None = None
+    # The same, as runs continued by releases before `watch` existed wrote it: read, never written.
     resume_cursor: LogCursor | None = None
-    resume_ignore: list[str] = field(default_factory=list)
+    resume_ignore: list[Observed] = field(default_factory=list)
 
 
 @dataclass
@@ -207,7 +226,7 @@ class JobRecoveryInput:
     job_name: str = ""
     user_name: str = ""
     partition: str = ""
-    mode: str = "requeue"
+    mode: AutoResumeMode = AutoResumeMode.REQUEUE
     max_requeue_times: int | None = None  # the job's own limit from its comment
     enrolled_by: str = "comment"  # "comment" or "partition"
     not_managed_reason: str = ""  # set: the job asked for APS but its directive is invalid
@@ -254,7 +273,7 @@ class RequeueResult:
     refused: str = ""  # why nothing was done (e.g. exclusions would not fit)
     # Set when the job ended by other hands: before the requeuehold (a live decision came too
     # late: watch the ending instead) or while held (its user cancelled it).
-    ended_state: str = ""
+    ended_state: JobState | None = None
 
 
 @dataclass
@@ -265,6 +284,21 @@ class CancelRequest:
 
 
 @dataclass
+class CancelResult:
+    detail: str  # what happened to the attempt, e.g. "cancelled (CANCELLED)"
+
+
+@dataclass
+class RecordResult:
+    written: bool  # False: this decision was already recorded (a retry or a replay)
+
+
+@dataclass
+class SuspectsResult:
+    suspects: list[Suspect]
+
+
+@dataclass
 class DecisionEvent:
     """A decision as written to the database (and later to notifications)."""
 
@@ -272,10 +306,10 @@ class DecisionEvent:
     cluster: str
     job_id: int
     attempt: int
-    observed: str
-    action: str
+    observed: Observed
+    action: Action
     acted: bool
-    outcome: str
+    outcome: Outcome
     reasons: list[str] = field(default_factory=list)
     evidence: list[str] = field(default_factory=list)
     excluded_nodes: list[str] = field(default_factory=list)
@@ -290,6 +324,16 @@ class ExcludeNodesRequest:
 
 
 @dataclass
+class MaxRequeuesRequest:
+    max_requeues: int
+
+
+@dataclass
+class StopRequest:
+    reason: str = ""
+
+
+@dataclass
 class JobStatus:
     job_id: int
     cluster: str
@@ -300,8 +344,8 @@ class JobStatus:
     paused: bool
     observe_only: bool
     excluded_nodes: list[str]
-    outcome: str
-    last_action: str = ""
+    outcome: Outcome
+    last_action: Action | None = None
     last_reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     phase: str = ""

@@ -1,17 +1,24 @@
-"""Fakes at the Slurm boundary for unit tests: no unit test may reach a real `squeue`."""
+"""Fakes at the Slurm boundary for unit tests: no unit test may reach a real `squeue`.
+
+`FakeSlurm` is a `SlurmClient` (activities/slurm/client.py) that models what ajr relies on:
+job states, holds, restart counts, exclusions and the partition's nodes, with the answers real
+slurmctld gives (tests/integration checks the real ones). Failures are injected per method.
+"""
 
 from __future__ import annotations
 
 import dataclasses
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any
 
-from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller, ClusterSnapshot
 from activities.slurm.runner import CommandResult, SlurmError, SlurmRunner
 from models.engine_settings import EngineSettings
-from models.slurm import SlurmJob
+from models.slurm import JobState, SlurmJob
+
+OK = CommandResult(0, "", "")
+HELD_BY_REQUEUE = "job_requeued_in_held_state"
 
 
 class NoSlurmRunner(SlurmRunner):
@@ -21,19 +28,76 @@ class NoSlurmRunner(SlurmRunner):
         raise AssertionError(f"a unit test tried to run {program} {' '.join(args)}")
 
 
-class FakeSlurmControl(SlurmControl):
+def unreachable(what: str) -> SlurmError:
+    return SlurmError(f"{what}: Socket timed out on send/recv operation", unavailable=True)
+
+
+@dataclasses.dataclass
+class Injected:
+    """What the next call(s) of one method do instead of their work."""
+
+    times: int = 1
+    error: Exception | None = None  # raised
+    result: CommandResult | None = None  # returned, and nothing changes in Slurm
+
+
+class FakeSlurm:
     """slurmctld as a dict of jobs; `reachable = False` makes every call fail like an outage."""
 
-    def __init__(self, jobs: Iterable[SlurmJob] = ()) -> None:
-        super().__init__(NoSlurmRunner())
+    def __init__(
+        self, jobs: Iterable[SlurmJob] = (), nodes: Iterable[str] = ("node1", "node2", "node3")
+    ) -> None:
         self.jobs = {job.job_id: job for job in jobs}
+        self.nodes = dict.fromkeys(nodes, "IDLE")
         self.reachable = True
         self.calls: list[str] = []
+        self._injected: dict[str, list[Injected]] = {}
+        # Called after a method has done its work: lets a test move the world meanwhile.
+        self.after: dict[str, Callable[[FakeSlurm], None]] = {}
 
-    def _answer(self, what: str) -> None:
+    # --- test controls ------------------------------------------------------------------------
+
+    def inject(self, method: str, injected: Injected) -> None:
+        self._injected.setdefault(method, []).append(injected)
+
+    def fail(self, method: str, times: int = 1, error: Exception | None = None) -> None:
+        """The next `times` calls of `method` raise (by default: slurmctld does not answer)."""
+        self.inject(method, Injected(times, error=error or unreachable(method)))
+
+    def ignore(self, method: str, times: int = 1, stderr: str = "") -> None:
+        """The next `times` calls of `method` answer but change nothing (`stderr`: rc 1)."""
+        self.inject(method, Injected(times, result=CommandResult(1 if stderr else 0, "", stderr)))
+
+    def count(self, method: str) -> int:
+        return self.calls.count(method)
+
+    def update(self, job_id: int, **changes: object) -> SlurmJob:
+        job = dataclasses.replace(self.jobs[job_id], **changes)  # type: ignore[arg-type]
+        self.jobs[job_id] = job
+        return job
+
+    def _answer(self, what: str) -> CommandResult | None:
         self.calls.append(what)
         if not self.reachable:
-            raise SlurmError(f"{what}: Socket timed out on send/recv operation", unavailable=True)
+            raise unreachable(what)
+        queue = self._injected.get(what)
+        if not queue:
+            return None
+        injected = queue[0]
+        injected.times -= 1
+        if injected.times <= 0:
+            queue.pop(0)
+        if injected.error is not None:
+            raise injected.error
+        return injected.result
+
+    def _done(self, what: str, result: CommandResult = OK) -> CommandResult:
+        hook = self.after.get(what)
+        if hook is not None:
+            hook(self)
+        return result
+
+    # --- SlurmClient ----------------------------------------------------------------------------
 
     async def show_job(self, job_id: int) -> SlurmJob | None:
         self._answer("show_job")
@@ -48,9 +112,68 @@ class FakeSlurmControl(SlurmControl):
         job = self.jobs.get(job_id)
         return (job.stdout_path, job.work_dir) if job else ("", "")
 
+    async def requeue_hold(self, job_id: int) -> CommandResult:
+        injected = self._answer("requeue_hold")
+        if injected is not None:
+            return injected
+        job = self.jobs.get(job_id)
+        if job is None:
+            return CommandResult(1, "", "Invalid job id specified")
+        if not job.requeue:
+            return CommandResult(1, "", f"Requeue of JobId={job_id} disabled")
+        if job.state is JobState.PENDING:
+            return CommandResult(1, "", "Job is pending execution")
+        # Slurm kills a running attempt, counts a restart and keeps the job pending, held.
+        self.update(
+            job_id,
+            state=JobState.PENDING,
+            restart_count=job.restart_count + 1,
+            priority=0,
+            state_reason=HELD_BY_REQUEUE,
+            nodes=(),
+        )
+        return self._done("requeue_hold")
+
+    async def release(self, job_id: int) -> CommandResult:
+        injected = self._answer("release")
+        if injected is not None:
+            return injected
+        job = self.jobs.get(job_id)
+        if job is None:
+            return CommandResult(1, "", "Invalid job id specified")
+        if job.held:
+            self.update(job_id, priority=1, state_reason="None")
+        return self._done("release")
+
+    async def make_requeueable(self, job_id: int) -> CommandResult:
+        injected = self._answer("make_requeueable")
+        if injected is not None:
+            return injected
+        self.update(job_id, requeue=True)
+        return self._done("make_requeueable")
+
+    async def set_exclusions_and_start_now(self, job_id: int, nodes: list[str]) -> CommandResult:
+        injected = self._answer("set_exclusions_and_start_now")
+        if injected is not None:
+            return injected
+        unknown = [node for node in nodes if node not in self.nodes]
+        if unknown:  # slurmctld refuses the whole update
+            return CommandResult(1, "", "Invalid node name specified")
+        self.update(job_id, excluded_nodes=tuple(sorted(nodes)))
+        return self._done("set_exclusions_and_start_now")
+
+    async def cancel(self, job_id: int) -> CommandResult:
+        injected = self._answer("cancel")
+        if injected is not None:
+            return injected
+        job = self.jobs.get(job_id)
+        if job is not None and job.state.is_active:
+            self.update(job_id, state=JobState.CANCELLED)
+        return self._done("cancel")
+
     async def partition_nodes(self, partition: str) -> dict[str, str]:
         self._answer("partition_nodes")
-        return {}
+        return dict(self.nodes)
 
 
 class FakePoller(ClusterPoller):

@@ -119,9 +119,6 @@ class Settings(BaseSettings):
     dev_temporal_port: int = Field(default=7233, gt=0, lt=65536)
     dev_temporal_ui_port: int = Field(default=8233, gt=0, lt=65536)
 
-    # Fault injection for tests: seconds to pause between requeuehold and release (0: off).
-    chaos_step_delay: float = Field(default=0.0, ge=0)
-
     # Worker capacity: each managed job holds one activity slot while it is watched.
     max_concurrent_activities: int = Field(default=2000, ge=10)
     max_cached_workflows: int = Field(default=2000, ge=10)

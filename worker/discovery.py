@@ -22,7 +22,7 @@ from temporalio.service import RPCError
 from activities.slurm.poller import ClusterPoller, ClusterSnapshot
 from models import search_attributes as sa
 from models.enrolment import EnrolmentDecision, Verdict, decide_enrolment
-from models.recovery import JobRecoveryInput, RecoveryConfig, RecoveryState
+from models.recovery import JobRecoveryInput, Outcome, RecoveryConfig, RecoveryState
 from models.slurm import JobState, SlurmJob
 from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
 
@@ -70,7 +70,7 @@ def plan_enrolment(job: SlurmJob, policy: DiscoveryPolicy) -> Enrolment | None:
             job_name=job.name,
             user_name=job.user_name,
             partition=job.partition,
-            mode=decision.mode.value,
+            mode=decision.mode,
             max_requeue_times=decision.max_requeue_times,
             enrolled_by=decision.source,
             not_managed_reason=decision.reason if decision.verdict is Verdict.INVALID else "",
@@ -175,7 +175,9 @@ class Discoverer:
                 SearchAttributePair(sa.SLURM_USER, job.user_name),
                 SearchAttributePair(sa.SLURM_PARTITION, job.partition),
                 SearchAttributePair(sa.SLURM_RESTART_COUNT, job.restart_count),
-                SearchAttributePair(sa.AJR_OUTCOME, "not_managed" if rejected else "running"),
+                SearchAttributePair(
+                    sa.AJR_OUTCOME, (Outcome.NOT_MANAGED if rejected else Outcome.RUNNING).value
+                ),
             ]
         )
         try:

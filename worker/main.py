@@ -6,7 +6,7 @@ import asyncio
 import contextlib
 import logging
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -16,6 +16,7 @@ from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
 from activities.records import RecordActivities
+from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmRunner
@@ -23,6 +24,7 @@ from activities.watch import AnalyzerFactory, WatchActivities
 from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
 from models.db import make_engine
+from models.payloads import DATA_CONVERTER
 from models.recovery import RecoveryConfig
 from worker.config import Settings
 from worker.discovery import Discoverer, DiscoveryPolicy
@@ -59,7 +61,26 @@ def discovery_policy(settings: Settings) -> DiscoveryPolicy:
 
 
 async def connect(settings: Settings) -> Client:
-    return await Client.connect(settings.temporal_address, namespace=settings.temporal_namespace)
+    return await Client.connect(
+        settings.temporal_address,
+        namespace=settings.temporal_namespace,
+        data_converter=DATA_CONVERTER,
+    )
+
+
+def with_ajr_payloads(client: Client) -> Client:
+    """The same connection, reading payloads as ajr's workflows need (models/payloads.py)."""
+    config = client.config()
+    config["data_converter"] = DATA_CONVERTER
+    return Client(**config)
+
+
+def slurm_runner(settings: Settings) -> SlurmRunner:
+    return SlurmRunner(
+        env=settings.slurm_env(),
+        bin_dir=settings.slurm_bin_dir,
+        timeout=settings.slurm_command_timeout,
+    )
 
 
 @dataclass
@@ -81,24 +102,25 @@ def build(
     *,
     analyzer_factory: AnalyzerFactory | None = None,
     discover: bool = True,
+    slurm: SlurmClient | None = None,
+    workflows: Sequence[type] = (JobRecoveryWorkflow,),
 ) -> Runtime:
-    runner = SlurmRunner(
-        env=settings.slurm_env(),
-        bin_dir=settings.slurm_bin_dir,
-        timeout=settings.slurm_command_timeout,
-    )
+    """The worker's parts. `slurm` and `workflows` are seams for tests (fault injection, an
+    upgraded workflow); `ajr worker` uses slurmctld's commands and today's workflow."""
+    client = with_ajr_payloads(client)
+    runner = slurm_runner(settings)
     poller = ClusterPoller(runner, settings.slurm_poll_interval)
-    control = SlurmControl(runner)
+    control = slurm or SlurmControl(runner)
     analyzer_factory = analyzer_factory or ANALYZERS[settings.log_analyzer]
     watch = WatchActivities(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
-    actions = SlurmActions(control, chaos_step_delay=settings.chaos_step_delay)
+    actions = SlurmActions(control)
     records = RecordActivities(make_engine(settings.database_url))
     worker = Worker(
         client,
         task_queue=settings.task_queue,
-        workflows=[JobRecoveryWorkflow],
+        workflows=list(workflows),
         activities=[
             watch.watch_attempt,
             actions.prepare_job,
@@ -138,8 +160,13 @@ async def running(runtime: Runtime) -> AsyncIterator[Runtime]:
         await runtime.poller.stop()
 
 
-async def serve(settings: Settings) -> int:
-    """`ajr worker`: run until SIGTERM or SIGINT."""
+async def serve(
+    settings: Settings,
+    *,
+    slurm: SlurmClient | None = None,
+    workflows: Sequence[type] = (JobRecoveryWorkflow,),
+) -> int:
+    """`ajr worker`: run until SIGTERM or SIGINT (`slurm`, `workflows`: see `build`)."""
     try:
         client = await connect(settings)
     except Exception as exc:
@@ -149,7 +176,7 @@ async def serve(settings: Settings) -> int:
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, stop.set)
-    runtime = build(settings, client)
+    runtime = build(settings, client, slurm=slurm, workflows=workflows)
     log.info(
         "ajr worker: cluster %s, task queue %s, Temporal %s, database %s",
         settings.cluster_name,

@@ -1,7 +1,12 @@
 """One durable workflow per enrolled Slurm job: watch each attempt, decide, act, verify.
 
 History stays small for weeks-long jobs: watching an attempt is one long heartbeating activity
-(no events per poll), and the workflow continues as new at every attempt boundary.
+(no events per poll), and the workflow continues as new at every attempt boundary, or earlier
+when the server suggests it, carrying where the watch of the attempt stands.
+
+Every change here must replay the histories in tests/histories (`make test` does); a change to
+what the workflow schedules, or in which order, goes behind `workflow.patched` (README: "Changing
+a workflow safely").
 """
 
 from __future__ import annotations
@@ -9,17 +14,17 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from dataclasses import replace
-from typing import Any
+from datetime import timedelta
+from typing import Any, TypeVar
 
 from temporalio import workflow
-from temporalio.common import SearchAttributeUpdate
+from temporalio.common import RetryPolicy, SearchAttributeUpdate
 from temporalio.exceptions import ActivityError, ApplicationError
 
 with workflow.unsafe.imports_passed_through():
-    from activities.actions import SlurmActions
-    from activities.records import RecordActivities
-    from activities.watch import WatchActivities
     from models import search_attributes as sa
+    from models.activities import ActivityName
+    from models.errors import ErrorType
     from models.recovery import (
         CANCEL_ON_STOP,
         LIVE_ANOMALIES,
@@ -27,40 +32,55 @@ with workflow.unsafe.imports_passed_through():
         Action,
         AttemptRecord,
         CancelRequest,
+        CancelResult,
         Decision,
-        DecisionEvent,
         ExcludeNodesRequest,
         JobOutcome,
         JobRecoveryInput,
         JobStatus,
         LogCursor,
+        MaxRequeuesRequest,
         Observation,
         Observed,
         Outcome,
         PrepareRequest,
+        PrepareResult,
+        RecordResult,
         RequeueRequest,
         RequeueResult,
+        StopRequest,
+        SuspectsResult,
+        WatchPosition,
         WatchRequest,
     )
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
-    from workflows import options
-    from workflows.policy import counts_as_failure, decide, effective_max_requeues
+    from workflows import options, records
+    from workflows.policy import (
+        STOPS_RECOVERY,
+        decide,
+        effective_max_requeues,
+        may_implicate_nodes,
+        straggler_wait,
+    )
+
+Result = TypeVar("Result")
+
+# Patches (README, "Changing a workflow safely"); retire each with `workflow.deprecate_patch`
+# once no running history lacks its marker, then remove it.
+# A pending straggler wait no longer holds a run open when the server suggests continue-as-new.
+PATCH_STRAGGLER_CONTINUES_AS_NEW = "straggler-wait-survives-continue-as-new"
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
     return f"ajr-{cluster}-{job_id}"
 
 
-def _keep_watching(ignore: list[str], observation: Observation) -> None:
-    """Watch the same attempt on, without this kind of finding returning again."""
-    if observation.kind.value not in ignore:
-        ignore.append(observation.kind.value)
-
-
-def _error_type(error: ActivityError) -> str:
+def _error_type(error: ActivityError) -> ErrorType | None:
     cause = error.cause
-    return cause.type or "" if isinstance(cause, ApplicationError) else ""
+    if isinstance(cause, ApplicationError) and cause.type in set(ErrorType):
+        return ErrorType(cause.type)
+    return None
 
 
 @workflow.defn(name="JobRecovery")
@@ -71,141 +91,210 @@ class JobRecoveryWorkflow:
         self.state = job.state
         self.outcome = Outcome.NOT_MANAGED if job.not_managed_reason else Outcome.RUNNING
         self.phase = "enrolled"
+        self.position = self._carried_position()
+
+    def _carried_position(self) -> WatchPosition:
+        """Where the watch of this attempt stands: carried from the previous run, or fresh."""
+        state = self.state
+        position = state.watch or WatchPosition(
+            cursor=state.resume_cursor or LogCursor(), ignore=list(state.resume_ignore)
+        )
+        state.resume_cursor, state.resume_ignore, state.watch = None, [], None
+        return position
 
     # ---- the main loop -------------------------------------------------------------------
 
     @workflow.run
     async def run(self, job: JobRecoveryInput) -> JobOutcome:
         if job.not_managed_reason:
-            self._show(f"**not managed**: {job.not_managed_reason}")
-            workflow.logger.warning("job %s not managed: %s", job.job_id, job.not_managed_reason)
-            return self._finish(Outcome.NOT_MANAGED, job.not_managed_reason)
+            return self._not_managed(job.not_managed_reason)
         if not self.state.prepared:
             await self._prepare()
-
-        ignore: list[str] = list(self.state.resume_ignore)
-        cursor = self.state.resume_cursor or LogCursor()
-        self.state.resume_cursor, self.state.resume_ignore = None, []
-        straggler: Observation | None = None  # a straggler waiting for its checkpoint
-        straggler_by = 0.0  # ... at most until then (epoch seconds)
         while True:
             if self.state.stop_requested:
                 return self._finish(Outcome.STOPPED_BY_OPERATOR, self.state.stop_reason)
-            if workflow.info().is_continue_as_new_suggested() and straggler is None:
-                # Same attempt, fresh history: carry the watch's position so nothing is re-read.
-                self.state.resume_cursor, self.state.resume_ignore = cursor, ignore
-                return await self._next_run()
-            observation = await self._watch(ignore, cursor, straggler, straggler_by)
+            if self._continue_as_new_due():
+                return await self._continue_same_attempt()
+            observation = await self._watch()
             if observation is None:
                 continue  # stopped: the loop's first check finishes
-            if observation.kind in NOTES:
-                # Slurm stopped answering (or answers again): say so, decide nothing, watch on.
-                self._note(observation.detail)
-                cursor = observation.cursor
-                continue
-            acting = self._acting()
-            if observation.kind is Observed.STRAGGLER:
-                if straggler is None and acting:
-                    # Slow is not dead: requeue once the next checkpoint is saved.
-                    straggler, cursor = observation, observation.cursor
-                    straggler_by = (
-                        workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
-                    )
-                    _keep_watching(ignore, observation)
-                    await self._record(observation, self._straggler_wait(observation), acted=False)
-                    continue
-                if straggler is not None:
-                    if not acting:  # paused while waiting: wait for the save after this one
-                        straggler.cursor = cursor = observation.cursor
-                        straggler_by = (
-                            workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
-                        )
-                        continue
-                    observation.culprit_nodes = straggler.culprit_nodes
-                    observation.evidence = [*straggler.evidence, observation.detail]
-            decision = await self._decide(observation)
-            await self._record(
-                observation,
-                decision,
-                acted=acting and decision.action not in (Action.WATCH, Action.COMPLETE),
-            )
-
-            if observation.kind is Observed.LOG_MISSING:
-                self._note(observation.detail)
-                _keep_watching(ignore, observation)  # the attempt's state is still watched
-                cursor = observation.cursor
-                continue
-            if decision.action is Action.WATCH:
-                self.state.attempt = observation.restart_count
-                return await self._next_run()
-            if decision.action is Action.COMPLETE:
-                return self._finish(decision.outcome, decision.reasons[-1])
-            if not acting:
-                if observation.kind in LIVE_ANOMALIES:
-                    _keep_watching(ignore, observation)  # the same attempt, to its end
-                    cursor = observation.cursor
-                    continue
-                if self.job.config.observe_only:
-                    return self._finish(Outcome.OBSERVED_ONLY, "; ".join(decision.reasons))
-                await self._wait_for_resume()
-                if self.state.stop_requested:
-                    continue
-                # Decide again: the operator may have excluded nodes or changed the limit.
-                decision = await self._decide(observation)
-                await self._record(observation, decision, acted=True)
-            if self.state.stop_requested:
-                continue  # `stop` arrived while deciding: the job stays untouched
-            outcome = await self._act(observation, decision)
+            outcome = await self._handle(observation)
             if outcome is not None:
                 return outcome
+
+    async def _handle(self, observation: Observation) -> JobOutcome | None:
+        """One observation: note it, wait on it, or decide, record and act. None: watch on."""
+        if observation.kind in NOTES:
+            # Slurm stopped answering (or answers again): say so, decide nothing, watch on.
+            self._note(observation.detail)
+            self.position.cursor = observation.cursor
+            return None
+        acting = self._acting()  # as it stands when the observation arrives
+        if observation.kind is Observed.STRAGGLER and not await self._straggler_due(
+            observation, acting
+        ):
+            return None
+        decision = await self._decide(observation)
+        await self._record(
+            observation, decision, acted=acting and decision.action not in records.PASSIVE
+        )
+        if observation.kind is Observed.LOG_MISSING:
+            self._note(observation.detail)
+            self._keep_watching(observation)  # the attempt's state is still watched
+            return None
+        if decision.action is Action.WATCH:
+            return await self._continue_next_attempt(observation.restart_count)
+        if decision.action is Action.COMPLETE:
+            return self._finish(decision.outcome, decision.reasons[-1])
+        if not acting:
+            if observation.kind in LIVE_ANOMALIES:
+                self._keep_watching(observation)  # the same attempt, to its end
+                return None
+            if self.job.config.observe_only:
+                return self._finish(Outcome.OBSERVED_ONLY, "; ".join(decision.reasons))
+            resumed = await self._decide_after_resume(observation)
+            if resumed is None:
+                return None  # stopped while paused
+            decision = resumed
+        if self.state.stop_requested:
+            return None  # `stop` arrived while deciding: the job stays untouched
+        outcome = await self._act(observation, decision)
+        if outcome is None:
             # The attempt ended by other hands before ajr acted: watch its end instead.
-            _keep_watching(ignore, observation)
-            cursor = observation.cursor
+            self._keep_watching(observation)
+        return outcome
+
+    async def _straggler_due(self, observation: Observation, acting: bool) -> bool:
+        """A straggler is requeued after its next checkpoint save: is that now?"""
+        position = self.position
+        if position.straggler is None:
+            if not acting:
+                return True  # decided (and not acted on) like any anomaly while paused
+            # Slow is not dead: wait for the next checkpoint save, at most straggler_wait.
+            position.straggler, position.cursor = observation, observation.cursor
+            position.straggler_by = self._straggler_deadline()
+            self._keep_watching(observation)
+            await self._record(
+                observation, straggler_wait(observation, self.job.config), acted=False
+            )
+            return False
+        if not acting:  # paused while waiting: wait for the save after this one
+            position.straggler.cursor = position.cursor = observation.cursor
+            position.straggler_by = self._straggler_deadline()
+            return False
+        observation.culprit_nodes = position.straggler.culprit_nodes
+        observation.evidence = [*position.straggler.evidence, observation.detail]
+        return True
+
+    def _straggler_deadline(self) -> float:
+        return workflow.now().timestamp() + self.job.config.straggler_checkpoint_wait_s
+
+    def _keep_watching(self, observation: Observation) -> None:
+        """Watch the same attempt on from here, without this kind of finding returning again."""
+        if observation.kind not in self.position.ignore:
+            self.position.ignore.append(observation.kind)
+        self.position.cursor = observation.cursor
 
     def _acting(self) -> bool:
         return not (self.state.paused or self.job.config.observe_only)
 
+    async def _decide_after_resume(self, observation: Observation) -> Decision | None:
+        """Paused over a failure: wait for resume, then decide again (None: stopped meanwhile).
+
+        The operator may have excluded nodes or changed the limit while the job was paused.
+        """
+        await self._wait_for_resume()
+        if self.state.stop_requested:
+            return None
+        decision = await self._decide(observation)
+        await self._record(observation, decision, acted=True)
+        return decision
+
     async def _act(self, observation: Observation, decision: Decision) -> JobOutcome | None:
         """Carry out a decision; None when the attempt ended before ajr could act on it."""
         if decision.action is Action.REQUEUE:
-            result = await self._requeue(observation, decision)
-            if result.requeued:
-                self.state.attempts[-1].steps = list(result.steps)
-                self.state.ajr_excluded = sorted(
-                    set(self.state.ajr_excluded) | set(decision.exclude_nodes)
-                )
-                # Exclusions the operator added meanwhile stay for the next requeue.
-                self.state.operator_excluded = sorted(
-                    set(self.state.operator_excluded) - set(decision.exclude_nodes)
-                )
-                self.state.attempt = observation.attempt + 1
-                return await self._next_run()
-            if result.ended_state:
-                self.state.attempts[-1].steps = list(result.steps)
-                if result.restart_count > observation.attempt:  # cancelled while held
-                    reason = f"job {result.ended_state} while held for requeue: not released"
-                    self.state.attempts[-1].reasons.append(reason)
-                    return self._finish(Outcome.CANCELLED_BY_USER, reason)
-                self.state.attempts[-1].reasons.append(
-                    f"not requeued: the attempt was already {result.ended_state}"
-                )
-                return None
-            reason = f"not requeued: {result.refused}"
-            self.state.attempts[-1].reasons.append(reason)
-            self._note(reason)
-            if observation.kind in CANCEL_ON_STOP:
-                await self._cancel(observation, reason)
-            return self._finish(Outcome.WOULD_NOT_FIT, reason)
+            return await self._requeue_and_continue(observation, decision)
         if decision.action is Action.CANCEL:
             await self._cancel(observation, "; ".join(decision.reasons))
         return self._finish(decision.outcome, decision.reasons[-1])
 
-    async def _next_run(self) -> JobOutcome:
-        """Continue as new at the attempt boundary: a fresh history per attempt."""
+    async def _requeue_and_continue(
+        self, observation: Observation, decision: Decision
+    ) -> JobOutcome | None:
+        result = await self._requeue(observation, decision)
+        last = self.state.attempts[-1]
+        if result.requeued:
+            last.steps = list(result.steps)
+            self.state.ajr_excluded = sorted(
+                set(self.state.ajr_excluded) | set(decision.exclude_nodes)
+            )
+            # Exclusions the operator added meanwhile stay for the next requeue.
+            self.state.operator_excluded = sorted(
+                set(self.state.operator_excluded) - set(decision.exclude_nodes)
+            )
+            return await self._continue_next_attempt(observation.attempt + 1)
+        if result.ended_state is not None:
+            last.steps = list(result.steps)
+            if result.restart_count > observation.attempt:  # cancelled while held
+                reason = f"job {result.ended_state} while held for requeue: not released"
+                last.reasons.append(reason)
+                return self._finish(Outcome.CANCELLED_BY_USER, reason)
+            last.reasons.append(f"not requeued: the attempt was already {result.ended_state}")
+            return None
+        reason = f"not requeued: {result.refused}"
+        last.reasons.append(reason)
+        self._note(reason)
+        if observation.kind in CANCEL_ON_STOP:
+            await self._cancel(observation, reason)
+        return self._finish(Outcome.WOULD_NOT_FIT, reason)
+
+    # ---- continue-as-new -------------------------------------------------------------------
+
+    def _continue_as_new_due(self) -> bool:
+        """The server suggests a fresh history; a straggler wait goes along since its patch."""
+        if not workflow.info().is_continue_as_new_suggested():
+            return False
+        return self.position.straggler is None or workflow.patched(PATCH_STRAGGLER_CONTINUES_AS_NEW)
+
+    async def _continue_same_attempt(self) -> JobOutcome:
+        """Same attempt, fresh history: carry the watch's position so nothing is re-read."""
+        self.state.watch = self.position
+        return await self._continue_as_new()
+
+    async def _continue_next_attempt(self, attempt: int) -> JobOutcome:
+        """At the attempt boundary: a fresh history, and the next attempt watched from the top."""
+        self.state.attempt = attempt
+        self.state.watch = None
+        return await self._continue_as_new()
+
+    async def _continue_as_new(self) -> JobOutcome:
         await workflow.wait_condition(workflow.all_handlers_finished)
         workflow.continue_as_new(replace(self.job, state=self.state))
 
-    # ---- steps --------------------------------------------------------------------------
+    # ---- steps: each one activity (or none) --------------------------------------------------
+
+    async def _activity(
+        self,
+        name: ActivityName,
+        arg: Any,
+        result_type: type[Result],
+        *,
+        start_to_close: timedelta,
+        retry: RetryPolicy,
+        heartbeat: timedelta | None = None,
+        summary: str | None = None,
+    ) -> Result:
+        """Call an activity by its name; the workflow never imports the activities' code."""
+        result: Result = await workflow.execute_activity(
+            name,
+            arg,
+            result_type=result_type,
+            start_to_close_timeout=start_to_close,
+            heartbeat_timeout=heartbeat,
+            retry_policy=retry,
+            summary=summary,
+        )
+        return result
 
     async def _prepare(self) -> None:
         if self.job.config.observe_only:
@@ -213,12 +302,13 @@ class JobRecoveryWorkflow:
             return
         self.phase = "preparing"
         try:
-            result = await workflow.execute_activity_method(
-                SlurmActions.prepare_job,
+            result = await self._activity(
+                ActivityName.PREPARE_JOB,
                 PrepareRequest(job_id=self.job.job_id),
-                start_to_close_timeout=options.ACTION_START_TO_CLOSE,
-                heartbeat_timeout=options.ACTION_HEARTBEAT,
-                retry_policy=options.ACTION_RETRY,
+                PrepareResult,
+                start_to_close=options.ACTION_START_TO_CLOSE,
+                heartbeat=options.ACTION_HEARTBEAT,
+                retry=options.ACTION_RETRY,
             )
         except ActivityError as error:
             self._note(f"enrolment step failed: {error.cause or error}")
@@ -227,39 +317,25 @@ class JobRecoveryWorkflow:
                 self._note(result.detail)
         self.state.prepared = True
 
-    def _straggler_wait(self, observation: Observation) -> Decision:
-        wait = self.job.config.straggler_checkpoint_wait_s
-        where = ",".join(observation.culprit_nodes) or "unknown nodes"
-        return Decision(
-            Action.WATCH,
-            reasons=[
-                f"attempt {observation.attempt}: STRAGGLER on {where} ({observation.detail})",
-                f"requeue after the next checkpoint save, or within {wait:.0f}s",
-            ],
-        )
-
-    async def _watch(
-        self,
-        ignore: list[str],
-        cursor: LogCursor,
-        straggler: Observation | None = None,
-        straggler_by: float = 0.0,
-    ) -> Observation | None:
+    async def _watch(self) -> Observation | None:
         self.phase = f"watching attempt {self.state.attempt}"
         self._show()
-        handle = workflow.start_activity_method(
-            WatchActivities.watch_attempt,
+        position = self.position
+        straggler = position.straggler
+        handle = workflow.start_activity(
+            ActivityName.WATCH_ATTEMPT,
             WatchRequest(
                 cluster=self.job.cluster,
                 job_id=self.job.job_id,
                 attempt=self.state.attempt,
                 config=self.job.config,
-                ignore=list(ignore),
-                cursor=cursor,
+                ignore=list(position.ignore),
+                cursor=position.cursor,
                 earlier_logs=sorted({r.log_path for r in self.state.attempts if r.log_path}),
                 return_after_checkpoints=straggler.cursor.checkpoints if straggler else -1,
-                return_by=straggler_by if straggler else 0.0,
+                return_by=position.straggler_by if straggler else 0.0,
             ),
+            result_type=Observation,
             start_to_close_timeout=options.WATCH_START_TO_CLOSE,
             heartbeat_timeout=options.WATCH_HEARTBEAT,
             retry_policy=options.WATCH_RETRY,
@@ -271,33 +347,27 @@ class JobRecoveryWorkflow:
             with contextlib.suppress(ActivityError, asyncio.CancelledError):
                 await handle
             return None
-        return await handle
+        observation: Observation = await handle
+        return observation
 
     async def _decide(self, observation: Observation) -> Decision:
-        history = self.state.attempts
-        if history and history[-1].attempt == observation.attempt and not history[-1].acted:
-            history = history[:-1]  # this attempt's earlier, unacted record is not another failure
         return decide(
             observation,
             config=self.job.config,
             max_requeues=self._max_requeues(),
-            history=history,
+            history=records.decision_history(self.state.attempts, observation),
             operator_exclusions=self.state.operator_excluded,
             suspects=await self._suspects(observation),
         )
 
     async def _suspects(self, observation: Observation) -> list[Suspect]:
         """Nodes of this failed attempt that other jobs' failures implicated too."""
-        failed = observation.kind in LIVE_ANOMALIES or (
-            observation.kind is Observed.EXITED
-            and observation.state not in ("COMPLETED", "CANCELLED")
-        )
-        if not failed or not observation.nodes:
+        if not may_implicate_nodes(observation):
             return []
         config = self.job.config
         try:
-            return await workflow.execute_activity_method(
-                RecordActivities.find_suspects,
+            result = await self._activity(
+                ActivityName.FIND_SUSPECTS,
                 SuspectQuery(
                     cluster=self.job.cluster,
                     job_id=self.job.job_id,
@@ -307,52 +377,28 @@ class JobRecoveryWorkflow:
                     min_jobs=config.suspect_min_jobs,
                     now=workflow.now().timestamp(),
                 ),
-                start_to_close_timeout=options.RECORD_START_TO_CLOSE,
-                retry_policy=options.RECORD_RETRY,
+                SuspectsResult,
+                start_to_close=options.RECORD_START_TO_CLOSE,
+                retry=options.RECORD_RETRY,
             )
         except ActivityError as error:
             self._note(f"suspect nodes unknown (database): {error.cause or error}")
             return []
+        return result.suspects
 
     async def _record(self, observation: Observation, decision: Decision, *, acted: bool) -> None:
         """Record the decision, its reasons and evidence, before acting on it."""
-        now = workflow.now().timestamp()
-        reasons = list(decision.reasons)
-        if not acted and decision.action not in (Action.WATCH, Action.COMPLETE):
-            reasons.append(
-                "observe-only: not acting" if self.job.config.observe_only else "paused: not acting"
-            )
-        record = AttemptRecord(
-            attempt=observation.attempt,
-            observed=observation.kind.value,
-            category=str(observation.category),
-            state=observation.state,
-            exit=f"signal {observation.signal}"
-            if observation.signal
-            else f"exit {observation.exit_code}",
-            checkpoints=observation.cursor.checkpoints,
-            log_path=observation.cursor.path,
-            nodes=observation.nodes,
-            evidence=observation.evidence,
-            action=decision.action.value,
-            failed=counts_as_failure(observation, decision),
+        reasons = records.decision_reasons(
+            decision, acted=acted, observe_only=self.job.config.observe_only
+        )
+        record = records.attempt_record(
+            observation,
+            decision,
             acted=acted,
             reasons=reasons,
-            excluded_nodes=decision.exclude_nodes,
-            decided_at=now,
-            first_step_at=observation.cursor.first_step_at,
-            loaded_step=observation.cursor.loaded_step,
-            loaded_at=observation.cursor.loaded_at,
-            last_save_step=observation.cursor.last_save_step,
-            last_save_at=observation.cursor.last_save_at,
-            interrupted_saves=observation.cursor.interrupted_saves,
+            decided_at=workflow.now().timestamp(),
         )
-        # A live anomaly not acted on is followed by the same attempt's exit: keep one record.
-        previous = self.state.attempts[-1] if self.state.attempts else None
-        if previous is not None and previous.attempt == record.attempt and not previous.acted:
-            self.state.attempts[-1] = record
-        else:
-            self.state.attempts.append(record)
+        self.state.attempts = records.with_record(self.state.attempts, record)
         workflow.logger.info(
             "job %s attempt %s: %s -> %s (%s)",
             self.job.job_id,
@@ -364,38 +410,27 @@ class JobRecoveryWorkflow:
         updates: list[SearchAttributeUpdate[Any]] = [
             sa.SLURM_RESTART_COUNT.value_set(observation.restart_count or observation.attempt)
         ]
-        if observation.kind is not Observed.REQUEUED:
-            updates.append(sa.AJR_LAST_ANOMALY.value_set(observation.kind.value))
+        anomaly = records.last_anomaly(observation)
+        if anomaly is not None:
+            updates.append(sa.AJR_LAST_ANOMALY.value_set(anomaly))
         workflow.upsert_search_attributes(updates)
         self._show()
-        sequence = len(self.state.attempts)
-        event = DecisionEvent(
-            # Unique per decision: a retried activity or a replay writes it once, and a later
-            # decision about the same attempt (straggler wait, then requeue) is a new row.
-            event_id=(
-                f"{workflow.info().workflow_id}/{observation.attempt}/{sequence}/"
-                f"{observation.kind.value}/{decision.action.value}/{int(acted)}"
-            ),
+        event = records.decision_event(
+            workflow_id=workflow.info().workflow_id,
             cluster=self.job.cluster,
             job_id=self.job.job_id,
-            attempt=observation.attempt,
-            observed=observation.kind.value,
-            action=decision.action.value,
-            acted=acted,
-            outcome=decision.outcome.value,
-            reasons=reasons,
-            evidence=observation.evidence,
-            excluded_nodes=decision.exclude_nodes,
-            decided_at=now,
-            # Remembered across jobs only for real failures (not a wait, a success or a cancel).
-            culprit_nodes=observation.culprit_nodes if record.failed else [],
+            sequence=len(self.state.attempts),
+            observation=observation,
+            decision=decision,
+            record=record,
         )
         try:
-            await workflow.execute_activity_method(
-                RecordActivities.record_decision,
+            await self._activity(
+                ActivityName.RECORD_DECISION,
                 event,
-                start_to_close_timeout=options.RECORD_START_TO_CLOSE,
-                retry_policy=options.RECORD_RETRY,
+                RecordResult,
+                start_to_close=options.RECORD_START_TO_CLOSE,
+                retry=options.RECORD_RETRY,
             )
         except ActivityError as error:
             self._note(
@@ -417,22 +452,22 @@ class JobRecoveryWorkflow:
         rounds = 0
         while True:
             try:
-                result = await workflow.execute_activity_method(
-                    SlurmActions.requeue_job,
+                result = await self._activity(
+                    ActivityName.REQUEUE_JOB,
                     request,
-                    start_to_close_timeout=options.ACTION_START_TO_CLOSE,
-                    heartbeat_timeout=options.ACTION_HEARTBEAT,
-                    retry_policy=options.ACTION_RETRY,
+                    RequeueResult,
+                    start_to_close=options.ACTION_START_TO_CLOSE,
+                    heartbeat=options.ACTION_HEARTBEAT,
+                    retry=options.ACTION_RETRY,
                     summary=f"requeue job {self.job.job_id} attempt {observation.attempt}",
                 )
             except ActivityError as error:
                 kind = _error_type(error)
-                if kind in ("JobNotFound", "RequeueRefused", "InvalidRequest"):
+                if kind is not None and kind in STOPS_RECOVERY:
                     self._note(f"requeue impossible: {error.cause}")
-                    outcome = Outcome.VANISHED if kind == "JobNotFound" else Outcome.NOT_REQUEUEABLE
-                    self._finish(outcome, str(error.cause))
+                    self._finish(STOPS_RECOVERY[kind], str(error.cause))
                     raise ApplicationError(
-                        f"job {self.job.job_id}: {error.cause}", type=kind, non_retryable=True
+                        f"job {self.job.job_id}: {error.cause}", type=kind.value, non_retryable=True
                     ) from error
                 rounds += 1
                 self._note(
@@ -451,14 +486,15 @@ class JobRecoveryWorkflow:
     async def _cancel(self, observation: Observation, reason: str) -> None:
         self.phase = f"cancelling attempt {observation.attempt}"
         try:
-            detail = await workflow.execute_activity_method(
-                SlurmActions.cancel_job,
+            result = await self._activity(
+                ActivityName.CANCEL_JOB,
                 CancelRequest(job_id=self.job.job_id, attempt=observation.attempt, reason=reason),
-                start_to_close_timeout=options.ACTION_START_TO_CLOSE,
-                heartbeat_timeout=options.ACTION_HEARTBEAT,
-                retry_policy=options.ACTION_RETRY,
+                CancelResult,
+                start_to_close=options.ACTION_START_TO_CLOSE,
+                heartbeat=options.ACTION_HEARTBEAT,
+                retry=options.ACTION_RETRY,
             )
-            self._note(f"attempt {observation.attempt} {detail}")
+            self._note(f"attempt {observation.attempt} {result.detail}")
         except ActivityError as error:
             self._note(f"could not cancel attempt {observation.attempt}: {error.cause or error}")
 
@@ -478,6 +514,11 @@ class JobRecoveryWorkflow:
         self.state.warnings = [*self.state.warnings[-19:], warning]
         workflow.logger.warning("job %s: %s", self.job.job_id, warning)
 
+    def _not_managed(self, reason: str) -> JobOutcome:
+        self._show(f"**not managed**: {reason}")
+        workflow.logger.warning("job %s not managed: %s", self.job.job_id, reason)
+        return self._finish(Outcome.NOT_MANAGED, reason)
+
     def _finish(self, outcome: Outcome, reason: str) -> JobOutcome:
         self.outcome = outcome
         self.phase = "done"
@@ -492,21 +533,14 @@ class JobRecoveryWorkflow:
 
     def _show(self, headline: str = "") -> None:
         """Markdown shown by the Temporal UI; writes no history event."""
-        lines = [headline or f"**job {self.job.job_id}**: {self.phase}"]
-        lines.append(
-            f"requeues {self.state.attempt} of {self._max_requeues()}, "
-            f"excluded {','.join(self.state.ajr_excluded) or 'none'}"
-            + (", **paused**" if self.state.paused else "")
-            + (", observe-only" if self.job.config.observe_only else "")
-        )
-        for record in self.state.attempts[-5:]:
-            lines.append(
-                f"- attempt {record.attempt}: {record.observed} -> {record.action}: "
-                + "; ".join(record.reasons)
+        workflow.set_current_details(
+            records.details(
+                headline=headline or f"**job {self.job.job_id}**: {self.phase}",
+                state=self.state,
+                max_requeues=self._max_requeues(),
+                observe_only=self.job.config.observe_only,
             )
-        for warning in self.state.warnings[-3:]:
-            lines.append(f"- warning: {warning}")
-        workflow.set_current_details("\n".join(lines))
+        )
 
     # ---- steering from the temporal CLI --------------------------------------------------
 
@@ -523,8 +557,8 @@ class JobRecoveryWorkflow:
             paused=self.state.paused,
             observe_only=self.job.config.observe_only,
             excluded_nodes=sorted(set(self.state.ajr_excluded) | set(self.state.operator_excluded)),
-            outcome=self.outcome.value,
-            last_action=last.action if last else "",
+            outcome=self.outcome,
+            last_action=last.action if last else None,
             last_reasons=last.reasons
             if last
             else [self.job.not_managed_reason]
@@ -550,10 +584,10 @@ class JobRecoveryWorkflow:
         self._show()
 
     @workflow.signal
-    def stop(self, reason: str = "") -> None:
+    def stop(self, request: StopRequest | None = None) -> None:
         """Stop managing the job; the job itself is left untouched."""
         self.state.stop_requested = True
-        self.state.stop_reason = reason or "stopped by operator"
+        self.state.stop_reason = (request.reason if request else "") or "stopped by operator"
 
     @workflow.update
     def exclude_nodes(self, request: ExcludeNodesRequest) -> list[str]:
@@ -579,16 +613,17 @@ class JobRecoveryWorkflow:
             raise ValueError(f"invalid node name(s): {bad}")
 
     @workflow.update
-    def set_max_requeues(self, value: int) -> int:
+    def set_max_requeues(self, request: MaxRequeuesRequest) -> int:
         """Override the job's max_requeue_times; returns the limit now in force."""
-        self.state.max_requeues_override = value
+        self.state.max_requeues_override = request.max_requeues
         self._show()
         return self._max_requeues()
 
     @set_max_requeues.validator
-    def _validate_max_requeues(self, value: int) -> None:
+    def _validate_max_requeues(self, request: MaxRequeuesRequest) -> None:
+        value = request.max_requeues
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:
             raise ValueError(f"max requeues must be a non-negative integer, got {value!r}")
 
 
-__all__ = ["JobRecoveryWorkflow", "workflow_id"]
+__all__ = ["PATCH_STRAGGLER_CONTINUES_AS_NEW", "JobRecoveryWorkflow", "workflow_id"]

@@ -6,13 +6,18 @@ from datetime import timedelta
 
 from temporalio.common import RetryPolicy
 
+from models.errors import NON_RETRYABLE_TYPES
+
+# Every policy stops at the error types no retry can change (models/errors.py decides which).
+NON_RETRYABLE = list(NON_RETRYABLE_TYPES)
+
 # Watching lasts as long as an attempt runs; the heartbeat timeout is what notices a dead worker.
 WATCH_START_TO_CLOSE = timedelta(days=30)
 WATCH_HEARTBEAT = timedelta(seconds=20)
 WATCH_RETRY = RetryPolicy(
     initial_interval=timedelta(seconds=1),
     maximum_interval=timedelta(seconds=30),
-    non_retryable_error_types=["InvalidRequest"],
+    non_retryable_error_types=NON_RETRYABLE,
 )
 
 # Slurm actions: short, heartbeating per step; a few tries, then the workflow's watchdog speaks.
@@ -23,7 +28,7 @@ ACTION_RETRY = RetryPolicy(
     backoff_coefficient=2.0,
     maximum_interval=timedelta(seconds=15),
     maximum_attempts=5,
-    non_retryable_error_types=["JobNotFound", "RequeueRefused", "InvalidRequest"],
+    non_retryable_error_types=NON_RETRYABLE,
 )
 # Between rounds of a Slurm action that keeps failing (slurmctld down, job stuck held).
 ACTION_ROUND_PAUSE = timedelta(seconds=30)
@@ -31,5 +36,8 @@ ACTION_ROUND_PAUSE = timedelta(seconds=30)
 # The database is a record, not a gate: recovery goes on if it is down, the history keeps all.
 RECORD_START_TO_CLOSE = timedelta(seconds=15)
 RECORD_RETRY = RetryPolicy(
-    initial_interval=timedelta(seconds=1), maximum_interval=timedelta(seconds=5), maximum_attempts=3
+    initial_interval=timedelta(seconds=1),
+    maximum_interval=timedelta(seconds=5),
+    maximum_attempts=3,
+    non_retryable_error_types=NON_RETRYABLE,
 )

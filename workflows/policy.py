@@ -5,8 +5,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from models.categories import Category
+from models.errors import ErrorType
 from models.recovery import (
     CANCEL_ON_STOP,
+    LIVE_ANOMALIES,
     Action,
     AttemptRecord,
     Decision,
@@ -17,6 +19,13 @@ from models.recovery import (
 )
 from models.slurm import JobState
 from models.suspects import Suspect
+
+# A failure no retry can change ends recovery with this outcome (every non-retryable type).
+STOPS_RECOVERY: dict[ErrorType, Outcome] = {
+    ErrorType.JOB_NOT_FOUND: Outcome.VANISHED,
+    ErrorType.REQUEUE_REFUSED: Outcome.NOT_REQUEUEABLE,
+    ErrorType.INVALID_REQUEST: Outcome.NOT_REQUEUEABLE,
+}
 
 
 def effective_max_requeues(
@@ -29,14 +38,13 @@ def effective_max_requeues(
     return min(config.system_max_requeues, job_limit)
 
 
+def exit_text(observation: Observation) -> str:
+    return f"signal {observation.signal}" if observation.signal else f"exit {observation.exit_code}"
+
+
 def describe(observation: Observation) -> str:
     if observation.kind is Observed.EXITED:
-        exit_text = (
-            f"signal {observation.signal}"
-            if observation.signal
-            else f"exit {observation.exit_code}"
-        )
-        return f"attempt {observation.attempt} ended {observation.state} ({exit_text})"
+        return f"attempt {observation.attempt} ended {observation.state} ({exit_text(observation)})"
     return f"attempt {observation.attempt}: {observation.kind.value} ({observation.detail})"
 
 
@@ -44,7 +52,7 @@ def is_continuation(observation: Observation) -> bool:
     """A time-limit stop after a new checkpoint is progress, not failure."""
     return (
         observation.kind is Observed.EXITED
-        and observation.state == JobState.TIMEOUT.value
+        and observation.state is JobState.TIMEOUT
         and observation.cursor.checkpoints > 0
     )
 
@@ -101,9 +109,9 @@ def decide(
             [f"{what}: slurmctld has no record of the job any more; nothing to requeue"],
         )
     if kind is Observed.EXITED:
-        if observation.state == JobState.COMPLETED.value and observation.exit_code == 0:
+        if observation.state is JobState.COMPLETED and observation.exit_code == 0:
             return Decision(Action.COMPLETE, Outcome.COMPLETED, [f"{what}: success"])
-        if observation.state == JobState.CANCELLED.value:
+        if observation.state is JobState.CANCELLED:
             return Decision(
                 Action.COMPLETE,
                 Outcome.CANCELLED_BY_USER,
@@ -181,6 +189,28 @@ def counts_as_failure(observation: Observation, decision: Decision) -> bool:
     """
     if decision.action in (Action.COMPLETE, Action.WATCH):
         return False
-    if observation.category == Category.SCHEDULER or observation.state == JobState.PREEMPTED:
+    if observation.category is Category.SCHEDULER or observation.state is JobState.PREEMPTED:
         return False
     return not is_continuation(observation) and observation.kind is not Observed.VANISHED
+
+
+def may_implicate_nodes(observation: Observation) -> bool:
+    """A failure whose nodes other jobs' failures may have implicated too (suspects)."""
+    failed = observation.kind in LIVE_ANOMALIES or (
+        observation.kind is Observed.EXITED
+        and observation.state not in (JobState.COMPLETED, JobState.CANCELLED)
+    )
+    return failed and bool(observation.nodes)
+
+
+def straggler_wait(observation: Observation, config: RecoveryConfig) -> Decision:
+    """A straggler is slow, not dead: wait for its next checkpoint save before requeueing it."""
+    where = ",".join(observation.culprit_nodes) or "unknown nodes"
+    return Decision(
+        Action.WATCH,
+        reasons=[
+            f"attempt {observation.attempt}: STRAGGLER on {where} ({observation.detail})",
+            "requeue after the next checkpoint save, "
+            f"or within {config.straggler_checkpoint_wait_s:.0f}s",
+        ],
+    )

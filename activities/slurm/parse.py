@@ -15,6 +15,7 @@ from typing import Any
 
 import hostlist
 
+from models.placement import NODE_STATE_UNKNOWN
 from models.slurm import ExitStatus, JobState, SlurmJob
 
 log = logging.getLogger(__name__)
@@ -49,9 +50,10 @@ def _number(value: Any, default: int = 0) -> int:
 def _state(value: Any) -> tuple[JobState, tuple[str, ...]]:
     names = [value] if isinstance(value, str) else list(value or [])
     flags = tuple(str(n) for n in names[1:])
-    head = str(names[0]) if names else "UNKNOWN"
+    if not names:
+        return JobState.UNKNOWN, flags
     try:
-        return JobState(head), flags
+        return JobState(str(names[0])), flags
     except ValueError:
         return JobState.UNKNOWN, flags
 
@@ -173,5 +175,5 @@ def node_states_from_sinfo(text: str) -> dict[str, str]:
         if len(parts) >= 2:
             states[parts[0]] = parts[1].rstrip("*~#!%$@^-").upper()
         elif len(parts) == 1:
-            states[parts[0]] = "UNKNOWN"
+            states[parts[0]] = NODE_STATE_UNKNOWN
     return states

@@ -166,16 +166,25 @@ async def ajr_running(
         under_test.cancel_all()
 
 
-def worker_process(settings: Settings, log_path: Path) -> subprocess.Popen[bytes]:
-    """`python -m worker worker` in its own process, configured only through AJR_* variables."""
+def worker_process(
+    settings: Settings,
+    log_path: Path,
+    *,
+    pause_after_hold: float = 0.0,
+    workflow: str = "current",
+) -> subprocess.Popen[bytes]:
+    """An ajr worker in its own process, configured only through AJR_* variables, with the test
+    seams of tests/integration/worker_entry.py (a pause after requeuehold, a workflow variant)."""
     env = {**os.environ}
     for key, value in settings.model_dump().items():
         if value is None:
             continue
         env[f"AJR_{key.upper()}"] = json.dumps(value) if isinstance(value, list) else str(value)
+    env["AJR_TEST_PAUSE_AFTER_HOLD"] = str(pause_after_hold)
+    env["AJR_TEST_WORKFLOW"] = workflow
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "worker", "worker"],
+            [sys.executable, "-m", "tests.integration.worker_entry"],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,

@@ -200,10 +200,8 @@ async def test_crash_line_naming_a_node_excludes_it(
 async def test_worker_killed_between_requeuehold_and_release(
     temporal_env, slurm_cluster, workdir, sqlite_url, tmp_path
 ) -> None:
-    settings = make_settings(
-        slurm_cluster.conf, temporal_address(temporal_env), sqlite_url, chaos_step_delay=30.0
-    )
-    first = worker_process(settings, tmp_path / "worker1.log")
+    settings = make_settings(slurm_cluster.conf, temporal_address(temporal_env), sqlite_url)
+    first = worker_process(settings, tmp_path / "worker1.log", pause_after_hold=30.0)
     second = None
     try:
         control = SlurmControl(SlurmRunner(env=settings.slurm_env()))
@@ -216,8 +214,7 @@ async def test_worker_killed_between_requeuehold_and_release(
         await asyncio.sleep(3)
         assert (await ajr.job(job_id)).held  # nobody released it: the worker really died mid-way
 
-        restarted = settings.model_copy(update={"chaos_step_delay": 0.0})
-        second = worker_process(restarted, tmp_path / "worker2.log")
+        second = worker_process(settings, tmp_path / "worker2.log")
         job = await ajr.wait_for_job(
             job_id, lambda j: j.state is JobState.RUNNING, 60, "released and running"
         )

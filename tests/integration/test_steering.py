@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from models.recovery import ExcludeNodesRequest, Outcome
+from models.recovery import ExcludeNodesRequest, MaxRequeuesRequest, Outcome
 from models.slurm import JobState
 from tests.integration.recovery_harness import AjrUnderTest, seed_script
 from workflows.job_recovery import JobRecoveryWorkflow
@@ -74,7 +74,10 @@ async def test_pause_exclude_resume_then_stop(
             JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest([culprit], "operator's hunch")
         )
         assert excluded == [culprit]
-        assert await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, 3) == 3
+        limit = await handle.execute_update(
+            JobRecoveryWorkflow.set_max_requeues, MaxRequeuesRequest(3)
+        )
+        assert limit == 3
 
         await handle.signal(JobRecoveryWorkflow.resume)
         second = await ajr.wait_for_job(
@@ -86,7 +89,8 @@ async def test_pause_exclude_resume_then_stop(
         assert culprit in second.excluded_nodes and culprit not in second.nodes
         await phase(ajr, job_id, "watching attempt 1")
 
-        await handle.signal(JobRecoveryWorkflow.stop, "maintenance window")
+        # The form an operator types: `--input '"maintenance window"'` (a bare reason).
+        await handle.signal("stop", "maintenance window")
         outcome = await ajr.outcome(job_id, timeout=30)
         assert outcome.outcome is Outcome.STOPPED_BY_OPERATOR
         assert outcome.reason == "maintenance window"

@@ -2,6 +2,7 @@
 
 import pytest
 
+from models.categories import Category
 from models.recovery import (
     Action,
     AttemptRecord,
@@ -11,6 +12,7 @@ from models.recovery import (
     Outcome,
     RecoveryConfig,
 )
+from models.slurm import JobState
 from workflows.policy import (
     counts_as_failure,
     decide,
@@ -34,10 +36,12 @@ def obs(
     nodes=("node1", "node2"),
     **kw,
 ):
+    if "category" in kw:
+        kw["category"] = Category(kw["category"])
     return Observation(
         kind=kind,
         attempt=attempt,
-        state=state,
+        state=JobState(state),
         exit_code=exit_code,
         signal=signal,
         nodes=list(nodes),
@@ -48,7 +52,13 @@ def obs(
 
 
 def failed(attempt, checkpoints=0):
-    return AttemptRecord(attempt=attempt, failed=True, checkpoints=checkpoints, action="requeue")
+    return AttemptRecord(
+        attempt=attempt,
+        observed=Observed.EXITED,
+        failed=True,
+        checkpoints=checkpoints,
+        action=Action.REQUEUE,
+    )
 
 
 @pytest.mark.parametrize(
@@ -212,7 +222,12 @@ def test_effective_max_requeues(system, job, override, expected):
 
 
 def test_streak_stops_at_a_checkpoint_or_a_success():
-    history = [failed(0), AttemptRecord(attempt=1, failed=False), failed(2), failed(3)]
+    history = [
+        failed(0),
+        AttemptRecord(attempt=1, observed=Observed.EXITED, failed=False),
+        failed(2),
+        failed(3),
+    ]
     assert failed_without_checkpoint_streak(history) == 2
     assert failed_without_checkpoint_streak([failed(0), failed(1, checkpoints=1), failed(2)]) == 1
 
@@ -236,7 +251,14 @@ def test_only_the_jobs_own_failures_count_toward_a_crashloop(observation, counts
 def test_preemptions_never_make_a_crashloop():
     preempted = obs(kind=Observed.CRASH, state="RUNNING", category="SCHEDULER", attempt=3)
     history = [
-        AttemptRecord(attempt=i, failed=False, checkpoints=0, action="requeue") for i in range(3)
+        AttemptRecord(
+            attempt=i,
+            observed=Observed.CRASH,
+            failed=False,
+            checkpoints=0,
+            action=Action.REQUEUE,
+        )
+        for i in range(3)
     ]
     decision = decide(preempted, config=CONFIG, max_requeues=10, history=history)
     assert decision.action is Action.REQUEUE

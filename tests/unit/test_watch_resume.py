@@ -22,7 +22,7 @@ from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
 from models.recovery import LogCursor, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import JobState, SlurmJob
-from tests.fakes import FakePoller, FakeSlurmControl, engine_settings
+from tests.fakes import FakePoller, FakeSlurm, engine_settings
 
 pytestmark = pytest.mark.unit
 
@@ -58,8 +58,8 @@ def request(vanish_confirm_s: float = 60.0, **knobs: Any) -> WatchRequest:
 
 def watcher(
     job: SlurmJob, analyzer: AnalyzerFactory = SignatureAnalyzer
-) -> tuple[WatchActivities, FakePoller, FakeSlurmControl]:
-    poller, control = FakePoller([job]), FakeSlurmControl([job])
+) -> tuple[WatchActivities, FakePoller, FakeSlurm]:
+    poller, control = FakePoller([job]), FakeSlurm([job])
     return WatchActivities(poller, control, analyzer, poll_interval=0.05), poller, control
 
 

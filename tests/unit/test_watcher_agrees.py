@@ -25,7 +25,7 @@ from analysis.lines import is_elision, parse_timestamp, split_prefix
 from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import ExitStatus, JobState, SlurmJob
 from tests.corpus_eval import CORPUS, labels, silence_after
-from tests.fakes import FakePoller, FakeSlurmControl
+from tests.fakes import FakePoller, FakeSlurm
 from worker.checklog import run_check_log
 from workflows.policy import first_attempt_decision
 
@@ -118,7 +118,7 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
         user_id=0, group_id=0,
     )  # fmt: skip
     world = VirtualWorld(log, timed_lines(CORPUS / split / name), job)
-    poller, control = FakePoller([job]), FakeSlurmControl([job])
+    poller, control = FakePoller([job]), FakeSlurm([job])
     activities = WatchActivities(poller, control, engine_factory, poll_interval=POLL_S, clock=world)
     config = RecoveryConfig()
     hung_for = silence_after(label)

@@ -18,24 +18,31 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from models.errors import ErrorType
 from models.recovery import (
     CancelRequest,
+    CancelResult,
     DecisionEvent,
     ExcludeNodesRequest,
     JobOutcome,
     JobRecoveryInput,
     LogCursor,
+    MaxRequeuesRequest,
     Observation,
     Observed,
     Outcome,
     PrepareRequest,
     PrepareResult,
+    RecordResult,
     RecoveryConfig,
     RequeueRequest,
     RequeueResult,
+    StopRequest,
+    SuspectsResult,
     WatchRequest,
 )
 from models.suspects import Suspect, SuspectQuery
+from worker.main import with_ajr_payloads
 from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.unit
@@ -78,7 +85,7 @@ class Stubs:
     # What requeue_job reports instead of success: (ended_state, restart_count), e.g. the
     # attempt ended before the hold, or the job was cancelled while held.
     requeue_ended: tuple[str, int] | None = None
-    refuse: str = ""  # non-retryable error type to raise from requeue
+    refuse: ErrorType | None = None  # non-retryable error type to raise from requeue
     watches: list[WatchRequest] = field(default_factory=list)
     requeues: list[RequeueRequest] = field(default_factory=list)
     cancels: list[CancelRequest] = field(default_factory=list)
@@ -106,33 +113,35 @@ class Stubs:
         @activity.defn(name="requeue_job")
         async def requeue_job(request: RequeueRequest) -> RequeueResult:
             stubs.requeues.append(request)
-            if stubs.refuse:
-                raise ApplicationError("no", type=stubs.refuse, non_retryable=True)
+            if stubs.refuse is not None:
+                raise ApplicationError("no", type=stubs.refuse.value, non_retryable=True)
             if stubs.requeue_ended is not None:
                 state, restarts = stubs.requeue_ended
                 stubs.requeue_ended = None
                 return RequeueResult(requeued=False, restart_count=restarts, ended_state=state)
             if stubs.requeue_failures > 0:
                 stubs.requeue_failures -= 1
-                raise ApplicationError("job still held after release", type="StepNotVerified")
+                raise ApplicationError(
+                    "job still held after release", type=ErrorType.STEP_NOT_VERIFIED.value
+                )
             return RequeueResult(
                 requeued=True, restart_count=request.attempt + 1, steps=["requeuehold", "release"]
             )
 
         @activity.defn(name="cancel_job")
-        async def cancel_job(request: CancelRequest) -> str:
+        async def cancel_job(request: CancelRequest) -> CancelResult:
             stubs.cancels.append(request)
-            return "cancelled"
+            return CancelResult("cancelled")
 
         @activity.defn(name="record_decision")
-        async def record_decision(event: DecisionEvent) -> bool:
+        async def record_decision(event: DecisionEvent) -> RecordResult:
             stubs.records.append(event)
-            return True
+            return RecordResult(written=True)
 
         @activity.defn(name="find_suspects")
-        async def find_suspects(query: SuspectQuery) -> list[Suspect]:
+        async def find_suspects(query: SuspectQuery) -> SuspectsResult:
             stubs.suspect_queries.append(query)
-            return [s for s in stubs.suspects if s.node in query.nodes]
+            return SuspectsResult([s for s in stubs.suspects if s.node in query.nodes])
 
         return [watch_attempt, prepare_job, requeue_job, cancel_job, record_decision, find_suspects]
 
@@ -159,7 +168,10 @@ async def start(
 ) -> tuple[Worker, WorkflowHandle[JobRecoveryWorkflow, JobOutcome]]:
     queue = f"tq-{uuid.uuid4()}"
     worker = Worker(
-        env.client, task_queue=queue, workflows=[JobRecoveryWorkflow], activities=stubs.activities()
+        with_ajr_payloads(env.client),
+        task_queue=queue,
+        workflows=[JobRecoveryWorkflow],
+        activities=stubs.activities(),
     )
     handle = await env.client.start_workflow(
         JobRecoveryWorkflow.run, payload, id=f"wf-{uuid.uuid4()}", task_queue=queue
@@ -256,8 +268,13 @@ async def test_culprit_and_operator_exclusions_reach_the_requeue(
                 JobRecoveryWorkflow.exclude_nodes, ExcludeNodesRequest(["bad;name"])
             )
         with pytest.raises(WorkflowUpdateFailedError):
-            await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, -1)
-        assert await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, 2) == 2
+            await handle.execute_update(
+                JobRecoveryWorkflow.set_max_requeues, MaxRequeuesRequest(-1)
+            )
+        assert (
+            await handle.execute_update(JobRecoveryWorkflow.set_max_requeues, MaxRequeuesRequest(2))
+            == 2
+        )
         release_first.set()
         outcome = await handle.result()
     assert outcome.outcome is Outcome.COMPLETED
@@ -283,7 +300,7 @@ async def test_stop_leaves_the_job_alone(time_skipping_env: WorkflowEnvironment)
     stubs = Stubs(by_attempt(None))
     worker, handle = await start(time_skipping_env, stubs, job())
     async with worker:
-        await handle.signal(JobRecoveryWorkflow.stop, "maintenance")
+        await handle.signal(JobRecoveryWorkflow.stop, StopRequest("maintenance"))
         outcome = await handle.result()
     assert outcome.outcome is Outcome.STOPPED_BY_OPERATOR and outcome.reason == "maintenance"
     assert stubs.requeues == [] and stubs.cancels == []
@@ -322,7 +339,7 @@ async def test_requeue_watchdog_retries_and_raises_a_warning(
 async def test_requeue_refused_fails_the_workflow_with_its_type(
     time_skipping_env: WorkflowEnvironment,
 ) -> None:
-    stubs = Stubs(by_attempt(exited(0)), refuse="RequeueRefused")
+    stubs = Stubs(by_attempt(exited(0)), refuse=ErrorType.REQUEUE_REFUSED)
     with pytest.raises(WorkflowFailureError) as failure:
         await run_to_end(time_skipping_env, stubs, job())
     assert isinstance(failure.value.cause, ApplicationError)

@@ -1,0 +1,40 @@
+"""Replay safety: today's workflow code must replay every recorded history of a real job.
+
+tests/histories/<label>/ holds histories recorded from the integration scenarios on real Slurm
+(see tests/histories/README.md). A change to the workflow that would break a running job at the
+next deploy (a new, removed or reordered command without `workflow.patched`, a payload type that
+no longer reads an old payload) fails here, in the unit suite, without any server.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from temporalio.client import WorkflowHistory
+from temporalio.worker import Replayer
+
+from models.payloads import DATA_CONVERTER
+from workflows.job_recovery import JobRecoveryWorkflow
+
+pytestmark = pytest.mark.unit
+
+HISTORIES = Path(__file__).resolve().parents[1] / "histories"
+FILES = sorted(HISTORIES.glob("*/*.json"))
+
+
+def load(path: Path) -> WorkflowHistory:
+    return WorkflowHistory.from_json(f"{path.parent.name}/{path.stem}", path.read_text())
+
+
+def test_enough_histories_are_recorded() -> None:
+    scenarios = {path.stem.split("-job")[0] for path in FILES}
+    assert len(FILES) >= 8, FILES
+    assert {"seed", "hang", "crashloop", "straggler", "steering", "continue-as-new"} <= scenarios
+
+
+@pytest.mark.parametrize("path", FILES, ids=[f"{p.parent.name}/{p.stem}" for p in FILES])
+async def test_history_replays(path: Path) -> None:
+    replayer = Replayer(workflows=[JobRecoveryWorkflow], data_converter=DATA_CONVERTER)
+    result = await replayer.replay_workflow(load(path), raise_on_replay_failure=False)
+    assert result.replay_failure is None, f"{path.name}: {result.replay_failure!r}"

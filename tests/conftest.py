@@ -11,8 +11,10 @@ stack. AJR_TEST_PORT_OFFSET shifts every fixed test port, for two test runs on o
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
+import subprocess
 import tempfile
 import uuid
 from collections.abc import AsyncIterator, Callable, Iterator
@@ -87,6 +89,36 @@ def reap_leftovers(tag: str, state_dir: Path, stop: Callable[[Path], object]) ->
     ):
         stop(Path(previous))
     pointer.write_text(f"{os.getpid()} {state_dir}\n")
+
+
+SLURM_PROGRAMS = frozenset(
+    {"squeue", "scontrol", "sbatch", "srun", "salloc", "scancel", "sinfo", "sacct", "sdiag"}
+    | {"sacctmgr", "slurmctld", "slurmd", "slurmdbd", "munged"}
+)
+
+
+class NoSlurmPopen(subprocess.Popen):  # type: ignore[type-arg]
+    """subprocess.Popen for unit tests: running any Slurm program is a test bug, not a skip."""
+
+    def __init__(self, args, *rest, **kwargs):  # type: ignore[no-untyped-def]
+        if isinstance(args, str | bytes | os.PathLike):
+            words = shlex.split(os.fsdecode(args)) if kwargs.get("shell") else [args]
+        else:
+            words = list(args)
+        program = Path(os.fsdecode(words[0])).name if words else ""
+        if program in SLURM_PROGRAMS:
+            raise AssertionError(f"a unit test tried to run {program}: use tests/fakes.py")
+        super().__init__(args, *rest, **kwargs)
+
+
+@pytest.fixture(autouse=True)
+def no_real_slurm_in_unit_tests(
+    request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every unit test (and workflow test) runs with Slurm's programs out of reach: a fake that
+    forgot a method, or a code path that slipped past one, fails instead of asking a cluster."""
+    if request.node.get_closest_marker("unit") is not None:
+        monkeypatch.setattr(subprocess, "Popen", NoSlurmPopen)
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

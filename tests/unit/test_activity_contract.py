@@ -1,0 +1,84 @@
+"""The workflow calls activities by name: each name has one implementation with the types the
+workflow sends and reads (a rename or a changed signature fails here, not at a job's next crash).
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+from temporalio import activity
+
+from activities.actions import SlurmActions
+from activities.records import RecordActivities
+from activities.watch import WatchActivities
+from analysis.signatures import SignatureAnalyzer
+from models.activities import ActivityName
+from models.db import make_engine
+from models.recovery import (
+    CancelRequest,
+    CancelResult,
+    DecisionEvent,
+    Observation,
+    PrepareRequest,
+    PrepareResult,
+    RecordResult,
+    RequeueRequest,
+    RequeueResult,
+    SuspectsResult,
+    WatchRequest,
+)
+from models.suspects import SuspectQuery
+from tests.fakes import FakePoller, FakeSlurm
+
+pytestmark = pytest.mark.unit
+
+# What workflows/job_recovery.py sends to and reads from each activity.
+CONTRACT: dict[ActivityName, tuple[type, type]] = {
+    ActivityName.WATCH_ATTEMPT: (WatchRequest, Observation),
+    ActivityName.PREPARE_JOB: (PrepareRequest, PrepareResult),
+    ActivityName.REQUEUE_JOB: (RequeueRequest, RequeueResult),
+    ActivityName.CANCEL_JOB: (CancelRequest, CancelResult),
+    ActivityName.RECORD_DECISION: (DecisionEvent, RecordResult),
+    ActivityName.FIND_SUSPECTS: (SuspectQuery, SuspectsResult),
+}
+
+
+def implementations() -> dict[str, activity._Definition]:
+    slurm = FakeSlurm()
+    watch = WatchActivities(FakePoller(), slurm, SignatureAnalyzer)
+    actions = SlurmActions(slurm)
+    records = RecordActivities(make_engine("sqlite://"))
+    functions = [
+        watch.watch_attempt,
+        actions.prepare_job,
+        actions.requeue_job,
+        actions.cancel_job,
+        records.record_decision,
+        records.find_suspects,
+    ]
+    definitions = [activity._Definition.must_from_callable(fn) for fn in functions]
+    return {d.name: d for d in definitions if d.name}
+
+
+def test_every_activity_name_has_one_implementation_of_the_workflows_types() -> None:
+    found = implementations()
+    assert set(found) == set(ActivityName) == set(CONTRACT)
+    for name, (argument, result) in CONTRACT.items():
+        assert found[name].arg_types == [argument], name
+        assert found[name].ret_type is result, name
+
+
+def test_the_workflow_reads_each_result_as_the_contract_says() -> None:
+    """Every call in the workflow names an ActivityName and the result type of the contract."""
+    source = (Path(__file__).resolve().parents[2] / "workflows/job_recovery.py").read_text()
+    seen: dict[str, str] = {}
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call) or not node.args:
+            continue
+        first = node.args[0]
+        if isinstance(first, ast.Attribute) and getattr(first.value, "id", "") == "ActivityName":
+            result = [ast.unparse(k.value) for k in node.keywords if k.arg == "result_type"]
+            seen[first.attr] = result[0] if result else ast.unparse(node.args[2])
+    assert seen == {name.name: CONTRACT[name][1].__name__ for name in ActivityName}

@@ -6,8 +6,9 @@ Only the Slurm/log boundary is stubbed here; tests/integration runs the same wor
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import uuid
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -41,7 +42,9 @@ from models.recovery import (
     SuspectsResult,
     WatchRequest,
 )
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from models.suspects import Suspect, SuspectQuery
+from worker.devstack import find_executable
 from worker.main import with_ajr_payloads
 from workflows.job_recovery import JobRecoveryWorkflow
 
@@ -87,6 +90,7 @@ class Stubs:
     requeue_ended: tuple[str, int] | None = None
     refuse: ErrorType | None = None  # non-retryable error type to raise from requeue
     watches: list[WatchRequest] = field(default_factory=list)
+    watch_runs: list[str] = field(default_factory=list)  # the workflow run of each watch
     requeues: list[RequeueRequest] = field(default_factory=list)
     cancels: list[CancelRequest] = field(default_factory=list)
     records: list[DecisionEvent] = field(default_factory=list)
@@ -99,6 +103,7 @@ class Stubs:
         @activity.defn(name="watch_attempt")
         async def watch_attempt(request: WatchRequest) -> Observation:
             stubs.watches.append(request)
+            stubs.watch_runs.append(activity.info().workflow_run_id)
             observation = stubs.script(request)
             while observation is None:  # "still running": heartbeat until cancelled
                 activity.heartbeat()
@@ -437,10 +442,22 @@ async def test_suspect_nodes_from_other_jobs_are_excluded(
     assert stubs.records[1].culprit_nodes == []  # the success names no culprit
 
 
+@contextlib.asynccontextmanager
+async def eager_server() -> AsyncIterator[WorkflowEnvironment]:
+    """A dev server that suggests continue-as-new after 8 events."""
+    async with await WorkflowEnvironment.start_local(
+        dev_server_existing_path=find_executable("temporal"),
+        search_attributes=ALL_SEARCH_ATTRIBUTES,
+        dev_server_extra_args=[
+            "--dynamic-config-value",
+            "limit.historyCount.suggestContinueAsNew=8",
+        ],
+    ) as env:
+        yield env
+
+
 async def test_continue_as_new_when_suggested_keeps_the_watch_position() -> None:
     """A server that suggests continue-as-new early: the same attempt goes on in a fresh run."""
-    from models.search_attributes import ALL_SEARCH_ATTRIBUTES
-    from worker.devstack import find_executable
 
     def script(request: WatchRequest) -> Observation:
         if "LOG_MISSING" not in request.ignore:
@@ -454,14 +471,7 @@ async def test_continue_as_new_when_suggested_keeps_the_watch_position() -> None
         return exited(0, state="COMPLETED", code=0)
 
     stubs = Stubs(script)
-    async with await WorkflowEnvironment.start_local(
-        dev_server_existing_path=find_executable("temporal"),
-        search_attributes=ALL_SEARCH_ATTRIBUTES,
-        dev_server_extra_args=[
-            "--dynamic-config-value",
-            "limit.historyCount.suggestContinueAsNew=8",
-        ],
-    ) as env:
+    async with eager_server() as env:
         worker, handle = await start(env, stubs, job())
         async with worker:
             outcome = await handle.result()
@@ -548,3 +558,34 @@ async def test_operator_exclusion_during_a_pause_is_used_after_resume(
         outcome = await handle.result()
     assert outcome.outcome is Outcome.COMPLETED
     assert stubs.requeues[0].exclude_nodes == ["node7"]
+
+
+async def test_a_pending_straggler_wait_survives_continue_as_new() -> None:
+    """The wait for the next checkpoint save goes on in a fresh run with the same deadline."""
+
+    def script(request: WatchRequest) -> Observation:
+        if request.attempt == 1:
+            return exited(1, state="COMPLETED", code=0)
+        checkpoints = 3 if request.return_after_checkpoints < 0 else 4
+        return Observation(
+            kind=Observed.STRAGGLER,
+            attempt=0,
+            state="RUNNING",
+            culprit_nodes=["node3"] if checkpoints == 3 else [],
+            cursor=LogCursor(checkpoints=checkpoints),
+        )
+
+    stubs = Stubs(script)
+    async with eager_server() as env:
+        worker, handle = await start(env, stubs, job(straggler_checkpoint_wait_s=600.0))
+        async with worker:
+            outcome = await handle.result()
+    assert outcome.outcome is Outcome.COMPLETED
+    slow, waiting, after = stubs.watches[:3]
+    assert slow.return_after_checkpoints == -1
+    assert stubs.watch_runs[1] != stubs.watch_runs[0]  # the wait went on in a new run
+    assert (waiting.attempt, waiting.return_after_checkpoints) == (0, 3)
+    assert waiting.return_by > 0 and waiting.ignore == ["STRAGGLER"]
+    assert after.attempt == 1
+    (requeue,) = stubs.requeues
+    assert requeue.exclude_nodes == ["node3"]

@@ -38,3 +38,21 @@ async def test_history_replays(path: Path) -> None:
     replayer = Replayer(workflows=[JobRecoveryWorkflow], data_converter=DATA_CONVERTER)
     result = await replayer.replay_workflow(load(path), raise_on_replay_failure=False)
     assert result.replay_failure is None, f"{path.name}: {result.replay_failure!r}"
+
+
+async def test_a_careless_change_fails_replay_and_the_patched_one_does_not() -> None:
+    """The suite can fail: the same change, made without and with `workflow.patched`."""
+    from tests.workflow_variants import PatchedUpgrade, UnpatchedUpgrade
+
+    async def failures(workflow: type) -> list[str]:
+        replayer = Replayer(workflows=[workflow], data_converter=DATA_CONVERTER)
+        failed = []
+        for path in FILES:
+            result = await replayer.replay_workflow(load(path), raise_on_replay_failure=False)
+            if result.replay_failure is not None:
+                failed.append(path.stem)
+        return failed
+
+    careless = await failures(UnpatchedUpgrade)
+    assert "seed-job0-run0" in careless  # a run that requeued: a new timer before it
+    assert await failures(PatchedUpgrade) == []

@@ -25,6 +25,7 @@ lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 # Every step must pass; pytest's exit 5 ("no tests collected") fails the target like any error.
 test: install system-deps lint

@@ -13,13 +13,13 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, select
 from temporalio import activity
 
+from activities.database.engine import create_tables
+from activities.database.tables import DecisionRecord, NodeIncident
 from activities.errors import activity_error
 from models.activities import ActivityName
-from models.db import create_tables
 from models.errors import ErrorType
 from models.recovery import DecisionEvent, RecordResult, SuspectsResult
 from models.suspects import SuspectQuery, suspects
-from models.tables import DecisionRecord, NodeIncident
 
 
 def _utc(epoch: float) -> datetime:

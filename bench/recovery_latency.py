@@ -70,11 +70,11 @@ from temporalio.api.history.v1 import HistoryEvent
 from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
+from devstack import DevStackError, SlurmCluster, find_executable
+from devstack.slurm import program
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from models.slurm import HELD_REASONS
 from worker.config import PROJECT_ROOT, Settings
-from worker.devstack import DevStackError, SlurmCluster, find_executable
-from worker.devstack.slurm import program
 from worker.main import build, running
 from workflows.job_recovery import workflow_id
 

@@ -29,10 +29,10 @@ from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.engine import make_url
 from temporalio.testing import WorkflowEnvironment
 
+from devstack import SlurmCluster, find_executable
+from devstack.processes import pid_running
+from devstack.temporal import register_search_attributes
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
-from worker.devstack import SlurmCluster, find_executable
-from worker.devstack.processes import pid_running
-from worker.devstack.temporal import register_search_attributes
 
 SKIP_ENV = "AJR_TEST_SKIP_INTEGRATION"
 MYSQL_ENV = "AJR_TEST_MYSQL_URL"

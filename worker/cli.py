@@ -149,9 +149,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     check.set_defaults(handler=_cmd_check_log)
 
-    from worker.devstack import commands as dev_commands
+    from worker import dev
 
-    dev_commands.register(commands)
+    dev.register(commands)
     return parser
 
 

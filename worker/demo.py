@@ -15,10 +15,11 @@ from pathlib import Path
 from temporalio.client import Client, WorkflowExecutionStatus
 from temporalio.service import RPCError
 
+from devstack.processes import DevStackError
+from devstack.stack import DevStack
 from models.recovery import AttemptRecord, JobOutcome
 from worker.config import Settings
-from worker.devstack.processes import DevStackError
-from worker.devstack.stack import DevStack, StackConfig
+from worker.dev import stack_config
 from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
 
 # The seed's quick-start script (000), with its 30 s / 60 s sleeps as parameters.
@@ -58,7 +59,7 @@ def _describe(record: AttemptRecord) -> list[str]:
 
 async def run_demo(settings: Settings, *, short: bool = True) -> int:
     started = time.monotonic()
-    stack = DevStack(StackConfig.from_settings(settings))
+    stack = DevStack(stack_config(settings))
     try:
         for line in stack.up():
             _say(started, line)

@@ -15,6 +15,7 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
+from activities.database.engine import make_engine
 from activities.records import RecordActivities
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
@@ -23,7 +24,6 @@ from activities.slurm.runner import SlurmRunner
 from activities.watch import AnalyzerFactory, WatchActivities
 from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
-from models.db import make_engine
 from models.payloads import DATA_CONVERTER
 from models.recovery import RecoveryConfig
 from worker.config import Settings

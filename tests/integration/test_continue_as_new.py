@@ -18,12 +18,12 @@ from temporalio.api.enums.v1 import EventType
 from temporalio.client import WorkflowHistory
 from temporalio.testing import WorkflowEnvironment
 
+from devstack import find_executable
 from models.recovery import Outcome
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from tests.conftest import integration_unavailable
 from tests.integration.histories import all_runs
 from tests.integration.recovery_harness import ajr_running
-from worker.devstack import find_executable
 from workflows.job_recovery import workflow_id
 
 pytestmark = pytest.mark.integration

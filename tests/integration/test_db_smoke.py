@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from models.db import create_tables, make_engine, session_scope
-from models.tables import DecisionRecord
+from activities.database.engine import create_tables, make_engine, session_scope
+from activities.database.tables import DecisionRecord
 
 pytestmark = pytest.mark.integration
 

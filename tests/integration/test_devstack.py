@@ -14,11 +14,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from devstack import DevStack, StackConfig
+from devstack.processes import pid_running
+from devstack.stack import WORKER_NAME
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from tests.conftest import PORT_OFFSET, integration_unavailable, reap_leftovers
-from worker.devstack import DevStack, StackConfig
-from worker.devstack.processes import pid_running
-from worker.devstack.stack import WORKER_NAME
 
 pytestmark = pytest.mark.integration
 

@@ -7,10 +7,10 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlmodel import Session, select
 
+from activities.database.engine import make_engine
+from activities.database.tables import DecisionRecord
 from activities.records import RecordActivities
-from models.db import make_engine
 from models.recovery import DecisionEvent
-from models.tables import DecisionRecord
 
 pytestmark = pytest.mark.integration
 

@@ -14,12 +14,12 @@ import subprocess
 import pytest
 from sqlmodel import Session, select
 
+from activities.database.engine import make_engine
+from activities.database.tables import DecisionRecord
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
-from models.db import make_engine
 from models.recovery import Outcome
 from models.slurm import JobState
-from models.tables import DecisionRecord
 from tests.integration.recovery_harness import (
     AjrUnderTest,
     make_settings,

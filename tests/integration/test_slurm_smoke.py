@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
+from devstack.slurm import program, wait_for_job_end
 from tests.conftest import SlurmFixture
-from worker.devstack.slurm import program, wait_for_job_end
 
 pytestmark = pytest.mark.integration
 

@@ -11,11 +11,11 @@ import pytest
 from temporalio import activity
 
 from activities.actions import SlurmActions
+from activities.database.engine import make_engine
 from activities.records import RecordActivities
 from activities.watch import WatchActivities
 from analysis.signatures import SignatureAnalyzer
 from models.activities import ActivityName
-from models.db import make_engine
 from models.recovery import (
     CancelRequest,
     CancelResult,

@@ -13,11 +13,12 @@ from pathlib import Path
 
 import pytest
 
+from devstack import DevStack, DevStackError, ProcessRegistry, SlurmCluster, StackConfig
+from devstack.processes import check_ports, pid_running, port_holders
+from devstack.temporal import search_attribute_flags
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 from worker.config import Settings
-from worker.devstack import DevStack, DevStackError, ProcessRegistry, SlurmCluster, StackConfig
-from worker.devstack.processes import check_ports, pid_running, port_holders
-from worker.devstack.temporal import search_attribute_flags
+from worker.dev import stack_config
 
 
 def _conf_lines(text: str) -> dict[str, str]:
@@ -100,7 +101,7 @@ def test_stack_config_reads_dev_settings(monkeypatch: pytest.MonkeyPatch, tmp_pa
     monkeypatch.setenv("AJR_DEV_TEMPORAL_PORT", "17233")
     monkeypatch.setenv("AJR_DEV_NODES", "2")
     monkeypatch.delenv("AJR_DATABASE_URL", raising=False)
-    config = StackConfig.from_settings(Settings())
+    config = stack_config(Settings())
     assert config.temporal_port == 17233 and config.nodes == 2
     assert config.dev_dir == tmp_path.resolve() / "dev"
     assert config.effective_database_url == f"sqlite:///{tmp_path.resolve() / 'ajr.db'}"

@@ -19,6 +19,7 @@ from temporalio.exceptions import ApplicationError
 from temporalio.testing import WorkflowEnvironment
 from temporalio.worker import Worker
 
+from devstack import find_executable
 from models.errors import ErrorType
 from models.recovery import (
     CancelRequest,
@@ -44,7 +45,6 @@ from models.recovery import (
 )
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from models.suspects import Suspect, SuspectQuery
-from worker.devstack import find_executable
 from worker.main import with_ajr_payloads
 from workflows.job_recovery import JobRecoveryWorkflow
 

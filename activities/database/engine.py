@@ -14,7 +14,7 @@ from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
 from sqlmodel import Session, SQLModel
 
-import models.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
+import activities.database.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 
 
 def make_engine(url: str, **kwargs: Any) -> Engine:

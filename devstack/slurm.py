@@ -17,8 +17,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from string import Template
 
-from worker.config import PROJECT_ROOT
-from worker.devstack.processes import (
+from devstack.processes import (
     DevStackError,
     PieceStatus,
     ProcessRegistry,
@@ -28,7 +27,7 @@ from worker.devstack.processes import (
     wait_for,
 )
 
-TEMPLATE_PATH = PROJECT_ROOT / "deploy" / "local" / "slurm.conf.tmpl"
+TEMPLATE_PATH = Path(__file__).resolve().parent.parent / "deploy" / "local" / "slurm.conf.tmpl"
 APT_PACKAGES = ("slurmctld", "slurmd", "slurm-client", "munge")
 # Every program this module runs, with the package that ships it.
 REQUIRED_PROGRAMS = {

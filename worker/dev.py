@@ -1,4 +1,4 @@
-"""`ajr dev up | down | status | env`: the command-line face of worker.devstack.stack."""
+"""`ajr dev up | down | status | env`: the local stack (devstack/) configured by ajr's settings."""
 
 from __future__ import annotations
 
@@ -6,13 +6,34 @@ import argparse
 import sys
 from collections.abc import Callable
 from dataclasses import replace
+from typing import Any
 
-from worker.devstack.processes import DevStackError
-from worker.devstack.stack import DevStack, StackConfig, format_status
+from devstack.processes import DevStackError
+from devstack.stack import DevStack, StackConfig, format_status
+from worker.config import Settings
+
+
+def stack_config(settings: Settings | None = None, **overrides: Any) -> StackConfig:
+    """The local stack as ajr's settings (AJR_DEV_*, AJR_STATE_DIR, ...) describe it."""
+    s = settings or Settings()
+    config = StackConfig(
+        ajr_state_dir=s.state_dir.resolve(),
+        cluster_name=s.cluster_name,
+        nodes=s.dev_nodes,
+        partition=s.dev_partition,
+        slurmctld_port=s.dev_slurmctld_port,
+        slurmd_port=s.dev_slurmd_port,
+        node_port_base=s.dev_node_port_base,
+        temporal_port=s.dev_temporal_port,
+        temporal_ui_port=s.dev_temporal_ui_port,
+        namespace=s.temporal_namespace,
+        database_url=s.database_url,
+    )
+    return replace(config, **overrides)
 
 
 def _stack(args: argparse.Namespace) -> DevStack:
-    config = StackConfig.from_settings()
+    config = stack_config()
     if getattr(args, "no_worker", False):
         config = replace(config, start_worker=False)
     return DevStack(config)

@@ -13,22 +13,22 @@ import os
 import shlex
 import sys
 import time
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
-from worker.config import PROJECT_ROOT, Settings
-from worker.devstack.processes import (
+from devstack.processes import (
     DevStackError,
     PieceStatus,
     ProcessRegistry,
     check_ports,
     tail,
 )
-from worker.devstack.slurm import SlurmCluster, require_root
-from worker.devstack.temporal import TemporalServer
+from devstack.slurm import SlurmCluster, require_root
+from devstack.temporal import TemporalServer
 
 WORKER_NAME = "worker"
+# The ajr checkout the stack's worker runs from.
+REPO_ROOT = Path(__file__).resolve().parent.parent
 
 
 @dataclass(frozen=True)
@@ -57,24 +57,6 @@ class StackConfig:
     @property
     def effective_database_url(self) -> str:
         return self.database_url or f"sqlite:///{self.ajr_state_dir / 'ajr.db'}"
-
-    @classmethod
-    def from_settings(cls, settings: Settings | None = None, **overrides: Any) -> StackConfig:
-        s = settings or Settings()
-        config = cls(
-            ajr_state_dir=s.state_dir.resolve(),
-            cluster_name=s.cluster_name,
-            nodes=s.dev_nodes,
-            partition=s.dev_partition,
-            slurmctld_port=s.dev_slurmctld_port,
-            slurmd_port=s.dev_slurmd_port,
-            node_port_base=s.dev_node_port_base,
-            temporal_port=s.dev_temporal_port,
-            temporal_ui_port=s.dev_temporal_ui_port,
-            namespace=s.temporal_namespace,
-            database_url=s.database_url,
-        )
-        return replace(config, **overrides)
 
 
 class DevStack:
@@ -156,7 +138,7 @@ class DevStack:
             WORKER_NAME,
             list(self.config.worker_argv),
             env=env,
-            cwd=PROJECT_ROOT,
+            cwd=REPO_ROOT,
             info={"address": f"temporal {self.temporal.address}"},
         )
         # Do not wait for the worker to be healthy (it reconnects by itself), but report an

@@ -24,14 +24,14 @@ from temporalio.client import Client
 from temporalio.common import SearchAttributeKey
 from temporalio.service import RPCError, RPCStatusCode
 
-from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
-from worker.devstack.processes import (
+from devstack.processes import (
     DevStackError,
     PieceStatus,
     ProcessRegistry,
     check_ports,
     tail,
 )
+from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 
 
 def find_executable(name: str) -> str:

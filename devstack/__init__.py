@@ -4,10 +4,10 @@ Public API: `DevStack`/`StackConfig` (whole stack), `SlurmCluster` and `Temporal
 piece each, usable alone from test fixtures), `ProcessRegistry` and `DevStackError`.
 """
 
-from worker.devstack.processes import DevStackError, PieceStatus, ProcessRegistry
-from worker.devstack.slurm import SlurmCluster, wait_for_job_end
-from worker.devstack.stack import DevStack, StackConfig, format_status
-from worker.devstack.temporal import TemporalServer, find_executable, register_search_attributes
+from devstack.processes import DevStackError, PieceStatus, ProcessRegistry
+from devstack.slurm import SlurmCluster, wait_for_job_end
+from devstack.stack import DevStack, StackConfig, format_status
+from devstack.temporal import TemporalServer, find_executable, register_search_attributes
 
 __all__ = [
     "DevStack",

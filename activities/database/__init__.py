@@ -1,0 +1,1 @@
+"""ajr's own database (decision records, node incidents): the only code that talks SQL."""

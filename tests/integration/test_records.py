@@ -10,7 +10,7 @@ from sqlmodel import Session, select
 from activities.database.engine import make_engine
 from activities.database.tables import DecisionRecord
 from activities.records import RecordActivities
-from models.recovery import DecisionEvent
+from models.recovery import Action, DecisionEvent, Observed, Outcome
 
 pytestmark = pytest.mark.integration
 
@@ -21,10 +21,10 @@ def event(n: int) -> DecisionEvent:
         cluster="t",
         job_id=7,
         attempt=0,
-        observed="CRASH",
-        action="requeue",
+        observed=Observed.CRASH,
+        action=Action.REQUEUE,
         acted=True,
-        outcome="running",
+        outcome=Outcome.RUNNING,
         reasons=["attempt 0: CRASH"],
         evidence=["Rank0: segmentation fault"],
         excluded_nodes=["node2"],
@@ -38,7 +38,7 @@ def test_records_written_once_with_concurrent_first_writers(db_url: str) -> None
     events = [event(n) for n in range(8)] * 2  # every event twice, as a retried activity would
     with ThreadPoolExecutor(max_workers=8) as pool:
         written = list(pool.map(records.record_decision, events))
-    assert sum(written) == 8  # fresh database, 8 threads racing to create the table first
+    assert sum(result.written for result in written) == 8  # fresh database, 8 threads racing to create the table first
     with Session(engine) as session:
         rows = session.exec(select(DecisionRecord)).all()
     assert sorted(r.event_id for r in rows) == sorted({e.event_id for e in events})

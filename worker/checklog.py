@@ -33,12 +33,12 @@ def observation_of(found: Detected, *, ended: bool) -> Observation:
     return Observation(
         kind=Observed(found.kind),
         attempt=0,
-        state=(JobState.FAILED if ended else JobState.RUNNING).value,
+        state=JobState.FAILED if ended else JobState.RUNNING,
         exit_code=1 if ended else 0,
         culprit_nodes=list(found.culprit_nodes),
         evidence=list(found.evidence),
         detail=found.summary,
-        category=found.category,
+        category=Category(found.category) if found.category else None,
         requeue_warranted=found.requeue,
     )
 

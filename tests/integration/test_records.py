@@ -38,7 +38,8 @@ def test_records_written_once_with_concurrent_first_writers(db_url: str) -> None
     events = [event(n) for n in range(8)] * 2  # every event twice, as a retried activity would
     with ThreadPoolExecutor(max_workers=8) as pool:
         written = list(pool.map(records.record_decision, events))
-    assert sum(result.written for result in written) == 8  # fresh database, 8 threads racing to create the table first
+    # a fresh database, 8 threads racing to create the table first
+    assert sum(result.written for result in written) == 8
     with Session(engine) as session:
         rows = session.exec(select(DecisionRecord)).all()
     assert sorted(r.event_id for r in rows) == sorted({e.event_id for e in events})

@@ -7,7 +7,7 @@ field's type may change only to one that reads every old value (see models/paylo
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from typing import Any
 
@@ -89,6 +89,38 @@ class RecoveryConfig:
     observe_only: bool = False
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
+    # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they
+    # enrolled: read into `analysis`, never written. Retire once no such workflow runs.
+    hang_timeout_s: float | None = None
+    setup_hang_timeout_s: float | None = None
+    checkpoint_hang_timeout_s: float | None = None
+    crash_confirm_s: float | None = None
+    eval_hang_timeout_s: float | None = None
+    checkpoint_patterns: list[str] | None = None
+    checkpoint_start_patterns: list[str] | None = None
+
+    def __post_init__(self) -> None:
+        legacy: dict[str, Any] = {
+            new: tuple(value) if isinstance(value, list) else value
+            for old, new in _LEGACY_ENGINE_FIELDS.items()
+            if (value := getattr(self, old)) is not None
+        }
+        if legacy:
+            self.analysis = replace(self.analysis, **legacy)
+            for old in _LEGACY_ENGINE_FIELDS:
+                setattr(self, old, None)
+
+
+# RecoveryConfig's field before `analysis` -> the EngineSettings field that took its place.
+_LEGACY_ENGINE_FIELDS = {
+    "hang_timeout_s": "hang_timeout_s",
+    "setup_hang_timeout_s": "setup_timeout_s",
+    "checkpoint_hang_timeout_s": "checkpoint_timeout_s",
+    "crash_confirm_s": "crash_confirm_s",
+    "eval_hang_timeout_s": "eval_timeout_s",
+    "checkpoint_patterns": "checkpoint_patterns",
+    "checkpoint_start_patterns": "checkpoint_start_patterns",
+}
 
 
 @dataclass

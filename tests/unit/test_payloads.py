@@ -94,3 +94,22 @@ def test_an_empty_string_is_never_a_member_of_a_payload_enum() -> None:
         assert "" not in {member.value for member in enum}
     with pytest.raises(Exception):  # noqa: B017 - a wrong value is still an error
         read({"kind": "EXITED", "attempt": 0, "state": "BOGUS"}, Observation)
+
+
+def test_engine_settings_of_jobs_enrolled_by_an_earlier_release_are_kept() -> None:
+    """A real workflow input from r1-baseline (hang test: hang_timeout 6 s, start-up 12 s):
+    the engine's settings it carried at top level are read into `analysis`, not dropped."""
+    from pathlib import Path
+
+    from temporalio.client import WorkflowHistory
+
+    from models.recovery import JobRecoveryInput
+
+    path = Path(__file__).resolve().parents[1] / "histories/r1-baseline/hang-job0-run0.json"
+    history = WorkflowHistory.from_json("hang", path.read_text())
+    (payload,) = history.events[0].workflow_execution_started_event_attributes.input.payloads
+    job = DATA_CONVERTER.payload_converter.from_payload(payload, JobRecoveryInput)
+    settings = job.config.analysis
+    assert (settings.hang_timeout_s, settings.setup_timeout_s) == (6.0, 12.0)
+    assert any("checkpoint" in p.lower() for p in settings.checkpoint_patterns)
+    assert job.config.hang_timeout_s is None  # moved, not kept twice

@@ -362,12 +362,14 @@ async def test_a_crash_awaiting_confirmation_survives_a_worker_kill(
         first.wait(10)
         assert (await ajr.job(job_id)).restart_count == 0, "acted before the worker died"
         second = worker_process(settings, tmp_path / "worker2.log")
-        await ajr.wait_for_job(job_id, lambda j: j.restart_count >= 1, 90, "requeued")
+        # A CUDA OOM is the application's (analysis/signals.py): the attempt is cancelled, not
+        # requeued. What matters here is that the pending line is acted on at all, and in time.
+        await ajr.wait_for_job(job_id, lambda j: j.state is not JobState.RUNNING, 90, "acted on")
         # The window (40 s), then the watch's heartbeat timeout (20 s) at most: not the 900 s
         # start-up allowance a fresh analyzer falls back to.
         assert time.monotonic() - written < 90
         (record, *_) = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
-        assert (record.observed, record.action) == ("CRASH", "requeue")
+        assert (record.observed, record.action, record.acted) == ("CRASH", "cancel", True)
         assert "out of memory" in " ".join(record.evidence).lower()
     finally:
         for process in (first, second):

@@ -15,6 +15,7 @@ from typing import NamedTuple
 
 import re2
 
+from analysis.rank_balance import HEADER_RE, is_header
 from analysis.signals import (
     APPLICATION,
     GPU,
@@ -232,6 +233,7 @@ def may_matter(line: str) -> bool:
         or "xit status" in line
         or "_job_complete" in line
         or (("step" in line or "Step" in line or "STEP" in line) and _step_report(line))
+        or (("rank" in line or "Rank" in line or "RANK" in line) and is_header(line))
         or "iter " in line
         or "it/s" in line
         or "PerSec" in line
@@ -257,7 +259,9 @@ def may_matter(line: str) -> bool:
 # The same tokens as one RE2 pattern over UTF-8 bytes, for `LogEngine.feed_block`: one DFA pass
 # over a block of lines (~500 MB/s) finds the next line may_matter accepts, where testing each
 # line in Python costs ~0.7 us. RE2 on bytes: its str API re-maps offsets and is 5x slower.
-_TOKEN_SEARCH = re2.compile(("|".join(map(re.escape, _TOKENS)) + "|" + _STEP_REPORT_RE).encode())
+_TOKEN_SEARCH = re2.compile(
+    ("|".join(map(re.escape, _TOKENS)) + "|" + _STEP_REPORT_RE + "|" + HEADER_RE).encode()
+)
 
 
 def next_candidate(data: bytes, pos: int) -> int:

@@ -76,6 +76,7 @@ from analysis.detectors import (
 )
 from analysis.layout import block_layout
 from analysis.lines import parse_timestamp, split_prefix
+from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
 from analysis.signals import quiet_nccl_info
 from analysis.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
 from models.categories import Category
@@ -155,6 +156,10 @@ class LogEngine:
         self._straggler_waiting = False  # a warning named ranks whose nodes may follow
         self._straggler_reported = False  # STRAGGLER is reported once per attempt
         self._urgent: Finding | None = None  # a finding found while processing a line
+        # Per-rank timings: a rank slow in its own work while the others wait (rank_balance.py).
+        self._balance = RankBalance(settings.straggler_score, settings.straggler_rank_reports)
+        self._table: RankTable | None = None  # a per-rank table being read
+        self._table_lines: deque[str] = deque(maxlen=4)
         self._throughput_settings = ThroughputSettings(
             warmup=settings.throughput_warmup,
             window=settings.throughput_window,
@@ -165,6 +170,7 @@ class LogEngine:
         # One baseline per throughput metric the job reports (TFLOP/s, tokens/s, samples/s,
         # it/s, MFU, time per step): a drop in any of them is a straggler.
         self._monitors: dict[str, ThroughputMonitor] = {}
+        self._rated: dict[str, int] = {}  # metric -> the step whose reading was taken last
         self._rate_lines: deque[str] = deque(maxlen=4)
         self._telemetry_error: tuple[str, str] | None = None
         self.last_attribution: Attribution | None = None
@@ -209,7 +215,7 @@ class LogEngine:
             self._first_line_at = at
         if not self._progress_reports:
             self._note_quiet(at)
-        if self._tb.active or self._site_ckpt or may_matter(line):
+        if self._tb.active or self._site_ckpt or self._table is not None or may_matter(line):
             signal = self._process(line, at)
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
@@ -286,7 +292,12 @@ class LogEngine:
     def reads_every_line(self) -> bool:
         """Whether `feed` must see every line now, not only those `may_matter` accepts: inside a
         traceback, with site checkpoint patterns, or while a failure signal is pending."""
-        return self._tb.active or self._site_ckpt or self._pending_since is not None
+        return (
+            self._tb.active
+            or self._site_ckpt
+            or self._table is not None
+            or self._pending_since is not None
+        )
 
     def _idle(self, at: float) -> bool:
         """True when `feed(line, at)` does nothing for a line `may_matter` rejects."""
@@ -296,6 +307,7 @@ class LogEngine:
         return (
             not self._tb.active
             and not self._site_ckpt
+            and self._table is None
             and (
                 self._pending_since is None
                 or not self._pending_fatal
@@ -452,6 +464,7 @@ class LogEngine:
             "crashed": self._crashed,
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
+            "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
             "throughput": {
                 metric: {
                     "baseline": monitor.baseline,
@@ -527,6 +540,12 @@ class LogEngine:
         self._crashed = bool(state.get("crashed"))
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
+        balance = state.get("balance")
+        if isinstance(balance, list) and len(balance) == 3:
+            rank, streak, confirmed = balance
+            self._balance.streak_rank = int(rank) if isinstance(rank, int) else None
+            self._balance.streak = int(streak) if isinstance(streak, int) else 0
+            self._balance.confirmed = bool(confirmed)
         self._monitors = monitors
         return True
 
@@ -538,6 +557,18 @@ class LogEngine:
             return signal
         if quiet_nccl_info(line):
             return None
+        if self._table is not None:
+            if self._table.row(split_prefix(line)[2]):
+                self._table_lines.append(line)
+                return None
+            self._close_table()
+        if "rank" in line or "Rank" in line or "RANK" in line:
+            table = RankTable.open(split_prefix(line)[2])
+            if table is not None:
+                self._table = table
+                self._table_lines.clear()
+                self._table_lines.append(line)
+                return None
         if self._straggler_waiting and "Rank=" not in line and "STRAGGLER" not in line:
             self._resolve_straggler()  # the NVRx report is over
         if telemetry.MARKER in line:
@@ -577,6 +608,10 @@ class LogEngine:
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
         self.last_progress = progress
+        if "rank" in line or "Rank" in line or "RANK" in line:
+            work = line_work(line)
+            if work is not None:
+                self._on_imbalance(self._balance.report(*work), line)
         if "validation" in line or "evaluat" in line:
             # Megatron's "validation loss at iteration N": the next interval may include its time.
             self._interrupt_throughput()
@@ -586,6 +621,8 @@ class LogEngine:
             and previous is not None
             and progress.iteration <= previous
         ):
+            if progress.iteration == previous:  # the same step's other line: DeepSpeed prints
+                self._take_rates(progress, line)  # "step=10, ..." then its timers' throughput
             return self._nan_check(progress, line)  # a repeated or other rank's report
         if self._open_save is not None:
             step, _, infer = self._open_save
@@ -614,8 +651,7 @@ class LogEngine:
         if progress.iteration is not None:
             self._iteration = progress.iteration
         self._progress_reports += 1
-        for metric, rate in progress.rates:
-            self._on_rate(metric, rate, line)
+        self._take_rates(progress, line)
         if self._pending_since is not None:
             advanced = (
                 progress.iteration is None
@@ -761,6 +797,40 @@ class LogEngine:
             if node not in found:
                 found.append(node)
         return tuple(found)
+
+    def _take_rates(self, progress: Progress, line: str) -> None:
+        """Each throughput reading once per step and metric (ranks repeat the same report)."""
+        for metric, rate in progress.rates:
+            if progress.iteration is not None:
+                if self._rated.get(metric) == progress.iteration:
+                    continue
+                self._rated[metric] = progress.iteration
+            self._on_rate(metric, rate, line)
+
+    def _close_table(self) -> None:
+        table, self._table = self._table, None
+        if table is not None:
+            self._on_imbalance(self._balance.table(table.rows), None)
+
+    def _on_imbalance(self, found: Imbalance | None, line: str | None) -> None:
+        if line is not None:
+            self._table_lines.append(line)
+        if found is None or self._straggler_reported or self._crashed:
+            return
+        self._straggler_reported = True
+        node = found.node
+        if node is None and found.rank < len(self._layout):
+            node = self._layout[found.rank] or None
+        self._stragglers[found.rank] = node
+        nodes = self._straggler_nodes()
+        self._urgent = Finding(
+            Observed.STRAGGLER,
+            found.summary(),
+            evidence=tuple(self._table_lines),
+            culprit_nodes=nodes,
+            category=GPU,
+            requeue_warranted=True,
+        )
 
     def _interrupt_throughput(self) -> None:
         """A checkpoint save or an evaluation ran: the next report(s) may include its time."""

@@ -32,6 +32,9 @@ class EngineSettings:
     confirm_progress: int = 2
     nan_reports: int = 3  # consecutive NaN/inf losses that are fatal
     straggler_score: float = 0.7  # NVRx relative performance score below which a rank is slow
+    # Per-rank timings (lines or tables): a rank slower than the others by 1/straggler_score in
+    # its own work in this many reports in a row is a straggler.
+    straggler_rank_reports: int = 3
     # A throughput drop: after `throughput_warmup` reports, the median of `throughput_window`
     # is the baseline; `throughput_sustained` reports in a row below (1 - drop) x baseline.
     throughput_warmup: int = 3
@@ -56,6 +59,10 @@ class EngineSettings:
             problems.append("throughput_drop must be between 0 and 1")
         if self.throughput_window < 1 or self.throughput_sustained < 1:
             problems.append("throughput_window and throughput_sustained must be >= 1")
+        if not 0 < self.straggler_score <= 1:
+            problems.append("straggler_score must be in (0, 1]")
+        if self.straggler_rank_reports < 1:
+            problems.append("straggler_rank_reports must be >= 1")
         if self.confirm_progress < 1 or self.nan_reports < 1:
             problems.append("confirm_progress and nan_reports must be >= 1")
         for pattern in (*self.checkpoint_patterns, *self.checkpoint_start_patterns):

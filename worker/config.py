@@ -89,6 +89,9 @@ class Settings(BaseSettings):
     # own baseline: `drop` below the median of `window` reports after `warmup`, `sustained`
     # reports in a row; `quiet` reports after a save or an evaluation are ignored.
     straggler_score: float = Field(default=0.7, gt=0, le=1)
+    # Per-rank timing lines or tables: reports in a row in which one rank's own work is slower
+    # than the others' by 1/straggler_score that make it a straggler.
+    straggler_rank_reports: int = Field(default=3, ge=1)
     throughput_warmup: int = Field(default=3, ge=0)
     throughput_window: int = Field(default=5, ge=1)
     throughput_drop: float = Field(default=0.2, gt=0, lt=1)
@@ -180,6 +183,7 @@ class Settings(BaseSettings):
             confirm_progress=self.crash_confirm_progress,
             nan_reports=self.nan_reports,
             straggler_score=self.straggler_score,
+            straggler_rank_reports=self.straggler_rank_reports,
             throughput_warmup=self.throughput_warmup,
             throughput_window=self.throughput_window,
             throughput_drop=self.throughput_drop,

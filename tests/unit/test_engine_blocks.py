@@ -168,9 +168,10 @@ def test_one_block_reports_a_straggler_and_then_a_crash() -> None:
 def test_prefilter_tokens_are_the_ones_may_matter_tests() -> None:
     # next_candidate searches for detectors._TOKENS; may_matter spells its tokens out for speed.
     # A token added to one and not the other would make feed_block skip lines feed reads.
-    # Step counters are the exception: a word guard, then `_STEP_REPORT` in both.
+    # Step counters and per-rank table headers are the exception: a word guard, then a regular
+    # expression in both.
     source = inspect.getsource(may_matter)
-    guards = {"step", "Step", "STEP"}
+    guards = {"step", "Step", "STEP", "rank", "Rank", "RANK"}
     assert set(re.findall(r'"([^"]+)" in line', source)) - guards == set(detectors._TOKENS)
 
 
@@ -191,6 +192,9 @@ fragments = st.lists(
                 "step 1 micro",
                 "step 2 loss",
                 "STEP=7]",
+                "rank host fwd opt",
+                " rank a b",
+                "0: rank x y z",
             ]
         ),
         st.text(alphabet="abcXYZ=:Rrio \r", max_size=6),

@@ -3,7 +3,7 @@
 A small MLP classifier on random data made in the script. Lightning launches the second
 process itself (``devices=2``). What the log shows comes from Lightning: its startup lines,
 the model summary, the TQDM progress bar (``it/s``, ``loss`` logged with ``prog_bar=True``),
-validation bars (``--val-every``), checkpoint saves (``--ckpt-every``, verbose ModelCheckpoint).
+validation bars (``--val-every``); checkpoint saves (``--ckpt-every``) print nothing.
 
 The slow rank is a callback whose ``on_train_batch_start`` calls ``slowrank.Injector`` with
 the step about to run (SLOW_RANK / SLOW_FROM / SLOW_S / PAUSES, see slowrank.py). Run::

@@ -119,7 +119,7 @@ run deepspeed_gen_3 BASE_S=0.06 SLOW_RANK=1 SLOW_FROM=50 SLOW_S=0.21 -- \
     $DS --master_port 29723 "${DSA[@]}" --steps 120 --breakdown --out runs/deepspeed_gen_3
 run deepspeed_gen_4 BASE_S=0.06 PAUSES=70:1.5 -- \
     $DS --master_port 29724 "${DSA[@]}" --steps 120 --breakdown --out runs/deepspeed_gen_4
-run deepspeed_gen_5 BASE_S=0.06 SLOW_RANK=0 SLOW_FROM=250 SLOW_S=0.035 -- \
+run deepspeed_gen_5 BASE_S=0.06 SLOW_RANK=0 SLOW_FROM=250 SLOW_S=0.06 -- \
     $DS --master_port 29725 "${DSA[@]}" --steps 400 --steps-per-print 20 --save-every 200 --out runs/deepspeed_gen_5
 run deepspeed_gen_6 BASE_S=0.06 PAUSES=200:2 -- \
     $DS --master_port 29726 "${DSA[@]}" --steps 400 --steps-per-print 20 --save-every 200 --out runs/deepspeed_gen_6

@@ -94,10 +94,19 @@ def test_tuning_set() -> None:
 def test_heldout_set_meets_its_measured_floor() -> None:
     """Measured, never tuned on (see the README for how often it was measured)."""
     m = metrics(score_split("heldout"))
-    assert m.anomaly.value >= 0.85
-    assert m.attribution.value >= 0.85
-    assert m.requeue.value >= 0.84
+    assert m.anomaly.value >= 0.85  # 87 of 102
+    assert m.attribution.value >= 0.85  # 51 of 60
+    assert m.requeue.value >= 0.84  # 65 of 77
     assert m.false_alarms <= 1
+
+
+def test_fresh_set_meets_its_measured_floor() -> None:
+    """The second held-out set, measured once, after the rules were final."""
+    m = metrics(score_split("fresh"))
+    assert m.anomaly.value >= 0.80  # 73 of 91
+    assert m.attribution.value >= 0.68  # 26 of 38
+    assert m.requeue.value >= 0.65  # 40 of 61
+    assert m.false_alarms == 0
 
 
 @pytest.mark.parametrize("split", ["tune", "heldout", "fresh"])

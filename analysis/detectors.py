@@ -71,9 +71,10 @@ __all__ = [
 # "step: 10", "step=25,", "Step 5/100", "global step 20:", "[step 100]", "step 7 |", "step 25
 # loss 38.7": a step counter followed by a report's separator or a metric's name ("step 12
 # micro-batch 3" and "..., step 1" at a debug line's end are none).
+# Spaces and tabs only, never \s: over a block of lines a match must not run into the next.
 _STEP_REPORT_RE = (
-    r"(?i:step)\s*[:=#]?\s*\d+(?:\s*[:/,|\]]|\s+(?i:loss|lr\b|learning|tok|time|ppl|perplexity"
-    r"|acc|grad|throughput|samples|epoch|mfu|tps))"
+    r"(?i:step)[ \t]*[:=#]?[ \t]*\d+(?:[ \t]*[:/,|\]]|[ \t]+(?i:loss|lr\b|learning|tok|time|ppl"
+    r"|perplexity|acc|grad|throughput|samples|epoch|mfu|tps))"
 )
 
 

@@ -223,6 +223,7 @@ class JobRecoveryWorkflow:
     ) -> JobOutcome | None:
         result = await self._requeue(observation, decision)
         last = self.state.attempts[-1]
+        last.held_at, last.released_at = result.held_at, result.released_at
         if result.requeued:
             last.steps = list(result.steps)
             self.state.ajr_excluded = sorted(
@@ -423,6 +424,11 @@ class JobRecoveryWorkflow:
             observation=observation,
             decision=decision,
             record=record,
+            attempts=self.state.attempts,
+            job_name=self.job.job_name,
+            user_name=self.job.user_name,
+            partition=self.job.partition,
+            max_requeues=self._max_requeues(),
         )
         try:
             await self._activity(

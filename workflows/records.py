@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from models.recovery import (
     Action,
@@ -57,6 +58,14 @@ def attempt_record(
         last_save_step=observation.cursor.last_save_step,
         last_save_at=observation.cursor.last_save_at,
         interrupted_saves=observation.cursor.interrupted_saves,
+        confidence=observation.confidence,
+        culprit_nodes=list(observation.culprit_nodes),
+        submitted_at=observation.submitted_at,
+        started_at=observation.started_at,
+        ended_at=observation.ended_at,
+        anomaly_at=observation.cursor.anomaly_at,
+        seen_at=observation.seen_at,
+        saves=[list(save) for save in observation.cursor.saves],
     )
 
 
@@ -89,6 +98,11 @@ def decision_event(
     observation: Observation,
     decision: Decision,
     record: AttemptRecord,
+    attempts: Sequence[AttemptRecord] = (),
+    job_name: str = "",
+    user_name: str = "",
+    partition: str = "",
+    max_requeues: int = 0,
 ) -> DecisionEvent:
     return DecisionEvent(
         # Unique per decision: a retried activity or a replay writes it once, and a later
@@ -110,7 +124,19 @@ def decision_event(
         decided_at=record.decided_at,
         # Remembered across jobs only for real failures (not a wait, a success or a cancel).
         culprit_nodes=observation.culprit_nodes if record.failed else [],
+        record=record,
+        earlier=[_timeline(a) for a in attempts if a.attempt < record.attempt],
+        job_name=job_name,
+        user_name=user_name,
+        partition=partition,
+        max_requeues=max_requeues,
     )
+
+
+def _timeline(record: AttemptRecord) -> AttemptRecord:
+    """An earlier attempt's record without its bulk (evidence, saves): its kill and release
+    times are known only after its own decision was written, so they travel with the next."""
+    return replace(record, evidence=[], saves=[], steps=[], reasons=record.reasons[-3:])
 
 
 def last_anomaly(observation: Observation) -> str | None:

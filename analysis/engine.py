@@ -143,9 +143,7 @@ class LogEngine:
         self.saves: deque[tuple[int | None, float]] = deque(maxlen=_RECENT_SAVES)  # (step, at)
         # The same saves with how long each took, for the records (not carried in the state:
         # the watcher keeps what it has recorded in its cursor).
-        self.save_spans: deque[tuple[int | None, float, float | None]] = deque(
-            maxlen=_RECENT_SAVES
-        )
+        self.save_spans: deque[tuple[int | None, float, float | None]] = deque(maxlen=_RECENT_SAVES)
         self.loads: deque[tuple[int | None, float]] = deque(maxlen=16)  # (step, at)
         self._first_progress_at: float | None = None
         self._first_progress_after_load: float | None = None

@@ -15,6 +15,7 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
+from activities.database import migrate
 from activities.database.engine import make_engine
 from activities.records import RecordActivities
 from activities.slurm.client import SlurmClient
@@ -116,7 +117,10 @@ def build(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
     actions = SlurmActions(control)
-    records = RecordActivities(make_engine(settings.database_url))
+    records = RecordActivities(
+        make_engine(settings.database_url),
+        restart_success_window_s=settings.restart_success_window,
+    )
     worker = Worker(
         client,
         task_queue=settings.task_queue,
@@ -160,6 +164,24 @@ async def running(runtime: Runtime) -> AsyncIterator[Runtime]:
         await runtime.poller.stop()
 
 
+def _check_schema(settings: Settings) -> None:
+    """Say so when the schema is not this release's: decisions are kept in the workflow's
+    history until `ajr db upgrade` has run (the database may also just be down now)."""
+    try:
+        engine = make_engine(settings.database_url)
+        now, newest = migrate.current(engine), migrate.head()
+        engine.dispose()
+    except Exception as exc:
+        log.warning("database not reachable at start (%s): records are retried", exc)
+        return
+    if now != newest:
+        log.error(
+            "database schema is at %r, this release needs %r: run `ajr db upgrade`",
+            now or "(none)",
+            newest,
+        )
+
+
 async def serve(
     settings: Settings,
     *,
@@ -184,6 +206,7 @@ async def serve(
         settings.temporal_address,
         settings.database_url.split("@")[-1],
     )
+    _check_schema(settings)
     async with running(runtime):
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait(

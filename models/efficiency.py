@@ -43,9 +43,9 @@ class AttemptTimes:
 
     @property
     def resumed_at(self) -> float:
-        """Training went on: the first checkpoint load, else the first iteration (0: not yet)."""
-        marks = [t for t in (self.loaded_at, self.first_step_at) if t > 0]
-        return min(marks) if marks else 0.0
+        """Training went on: the checkpoint load (the seeds' end of downtime), else the first
+        iteration for a job that prints no load line (0: not yet)."""
+        return self.loaded_at or self.first_step_at
 
     @property
     def failed_at(self) -> float:

@@ -119,9 +119,25 @@ def _cmd_db(args: argparse.Namespace) -> int:
 
 
 def _cmd_report(args: argparse.Namespace) -> int:
-    from worker.report import run_report
+    import json
+    import time
+    from pathlib import Path
 
-    return run_report(_settings(), args.job_id, as_json=args.json, png=args.png)
+    from worker.report import load, render
+
+    settings = _settings()
+    report = load(settings, args.job_id, now=time.time())
+    if report is None:
+        print(
+            f"no records of job {args.job_id} on cluster {settings.cluster_name}", file=sys.stderr
+        )
+        return 3
+    if args.png:
+        from worker.timeline import draw_timeline
+
+        draw_timeline(report, Path(args.png))
+    print(json.dumps(report, indent=2) if args.json else "\n".join(render(report)))
+    return 0
 
 
 def build_parser() -> argparse.ArgumentParser:

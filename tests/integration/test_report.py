@@ -38,7 +38,8 @@ if [ "$SLURM_RESTART_COUNT" = "" ] || [ "$SLURM_RESTART_COUNT" = "0" ]; then
   sleep 2
   echo 'iteration 3/100 | elapsed time per iteration (ms): 500.0 | lm loss: 2.0'
   sleep 2
-  echo "[12345.6] $SLURMD_NODENAME kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1, GPU has fallen off the bus."
+  echo "[12345.6] $SLURMD_NODENAME kernel: NVRM: Xid (PCI:0000:3b:00): 79, pid=1," \
+    "GPU has fallen off the bus."
   sleep 60; exit 1
 fi
 sleep 1

@@ -87,6 +87,7 @@ class RecoveryConfig:
     different_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False
+    notify: bool = False  # a notification channel is configured: send notices
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they

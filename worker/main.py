@@ -17,6 +17,7 @@ from temporalio.worker import Worker
 from activities.actions import SlurmActions
 from activities.database import migrate
 from activities.database.engine import make_engine
+from activities.notify import NotifyActivities
 from activities.records import RecordActivities
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
@@ -48,6 +49,7 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,
+        notify=any(settings.notify_targets()),
         analysis=settings.engine_settings(),
     )
 
@@ -117,9 +119,18 @@ def build(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
     actions = SlurmActions(control)
+    records_engine = make_engine(settings.database_url)
     records = RecordActivities(
-        make_engine(settings.database_url),
+        records_engine,
         restart_success_window_s=settings.restart_success_window,
+    )
+    webhook_url, slack_webhook = settings.notify_targets()
+    notify = NotifyActivities(
+        records_engine,
+        webhook_url=webhook_url,
+        slack_webhook=slack_webhook,
+        timeout_s=settings.notify_timeout,
+        rate_per_hour=settings.notify_rate_per_hour,
     )
     worker = Worker(
         client,
@@ -132,6 +143,7 @@ def build(
             actions.cancel_job,
             records.record_decision,
             records.find_suspects,
+            notify.notify,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(

@@ -26,6 +26,9 @@ from models.errors import ErrorType
 from models.notifications import Notice, NotifyResult
 
 log = logging.getLogger(__name__)
+# httpx logs every request URL at INFO, slack_sdk at DEBUG: the URL is the secret.
+for _name in ("httpx", "httpcore", "slack_sdk"):
+    logging.getLogger(_name).setLevel(logging.WARNING)
 
 
 class NotifyActivities:

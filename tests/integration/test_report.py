@@ -16,6 +16,7 @@ from sqlmodel import Session, select
 from activities.database.engine import make_engine
 from activities.database.tables import JobEfficiencyRecord
 from models.recovery import Outcome
+from tests.integration.test_notify import Receiver
 from worker.report import load
 
 pytestmark = pytest.mark.integration
@@ -60,11 +61,13 @@ async def test_report_of_a_recovered_job(
     marks.chmod(0o777)
     step = workdir / "step.sh"
     step.write_text(STEP.format(marks=marks))
-    async with start_ajr(sqlite_url) as ajr:
+    hooks = Receiver()
+    async with start_ajr(sqlite_url, notify_webhook_url=f"{hooks.url}/hook") as ajr:
         job_id = ajr.submit(SCRIPT.format(step=step), name="train_gpt")
         outcome = await ajr.outcome(job_id, timeout=120)
         assert outcome.outcome is Outcome.COMPLETED
         settings = ajr.settings
+    hooks.server.shutdown()
     measured = float((marks / "loaded").read_text()) - float((marks / "saved").read_text())
 
     report = load(settings, job_id, now=0.0)
@@ -97,10 +100,17 @@ async def test_report_of_a_recovered_job(
     )
     assert row.downtime_s == pytest.approx(stop["downtime_s"], abs=1e-3)
 
+    # The webhook heard of the requeue, with the culprit: once.
+    (requeued,) = [body for _, body in hooks.posts if body["kind"] == "requeued"]
+    culprit = first["culprit_nodes"][0]
+    assert requeued["culprit_nodes"] == [culprit] and requeued["category"] == "GPU"
+    assert f"CRASH GPU on {culprit} -> requeued excluding {culprit}" in str(requeued["text"])
+    assert "(requeue 1 of 2)" in str(requeued["text"])
+
     # The command line, as an operator runs it: JSON and a PNG timeline.
     png = tmp_path / "timeline.png"
     env = {f"AJR_{k.upper()}": str(v) for k, v in settings.model_dump().items() if v is not None}
-    env = {k: v for k, v in env.items() if not k.endswith("_PATTERNS")}
+    env = {k: v for k, v in env.items() if not k.endswith("_PATTERNS") and "NOTIFY" not in k}
     result = subprocess.run(
         [sys.executable, "-m", "worker", "report", str(job_id), "--json", "--png", str(png)],
         env={**env, "PATH": "/usr/bin:/bin"},

@@ -144,6 +144,11 @@ def last_anomaly(observation: Observation) -> str | None:
     return None if observation.kind is Observed.REQUEUED else observation.kind.value
 
 
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")[:200]
+
+
 def details(
     *,
     headline: str,
@@ -151,19 +156,28 @@ def details(
     max_requeues: int,
     observe_only: bool,
 ) -> str:
-    """The markdown the Temporal UI shows for a job."""
-    lines = [headline]
-    lines.append(
+    """The markdown the Temporal UI shows for a job: paragraphs separated by blank lines (the
+    UI renders nothing else as markdown) and the attempts as a table."""
+    status = (
         f"requeues {state.attempt} of {max_requeues}, "
         f"excluded {','.join(state.ajr_excluded) or 'none'}"
         + (", **paused**" if state.paused else "")
         + (", observe-only" if observe_only else "")
     )
-    for record in state.attempts[-5:]:
-        lines.append(
-            f"- attempt {record.attempt}: {record.observed} -> {record.action}: "
-            + "; ".join(record.reasons)
-        )
-    for warning in state.warnings[-3:]:
-        lines.append(f"- warning: {warning}")
-    return "\n".join(lines)
+    blocks = [headline, status]
+    if state.attempts:
+        rows = [
+            "| attempt | observed | category | culprit | decision | excluded | reasons |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for record in state.attempts[-8:]:
+            category = record.category.value if record.category else ""
+            rows.append(
+                f"| {record.attempt} | {record.observed.value} | {category} | "
+                f"{','.join(record.culprit_nodes)} | {record.action.value} | "
+                f"{','.join(record.excluded_nodes)} | {_cell('; '.join(record.reasons))} |"
+            )
+        blocks.append("\n".join(rows))
+    if state.warnings:
+        blocks.append("\n".join(f"- warning: {_cell(w)}" for w in state.warnings[-3:]))
+    return "\n\n".join(blocks)

@@ -139,10 +139,12 @@ def test_details_markdown() -> None:
         attempt=1, attempts=[rec(0, True)], ajr_excluded=["node1"], paused=True, warnings=["w"]
     )
     text = records.details(headline="**job 7**", state=state, max_requeues=3, observe_only=False)
-    assert text.splitlines() == [
+    assert text.split("\n\n") == [
         "**job 7**",
         "requeues 1 of 3, excluded node1, **paused**",
-        "- attempt 0: CRASH -> requeue: ",
+        "| attempt | observed | category | culprit | decision | excluded | reasons |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| 0 | CRASH |  |  | requeue |  |  |",
         "- warning: w",
     ]
     assert records.last_anomaly(CRASH) == "CRASH"

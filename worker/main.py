@@ -26,6 +26,7 @@ from activities.slurm.runner import SlurmRunner
 from activities.watch import AnalyzerFactory, WatchActivities
 from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
+from devstack.temporal import register_search_attributes
 from models.payloads import DATA_CONVERTER
 from models.recovery import RecoveryConfig
 from worker.config import Settings
@@ -219,6 +220,10 @@ async def serve(
         settings.database_url.split("@")[-1],
     )
     _check_schema(settings)
+    try:  # a server an older release registered lacks the newer attributes (idempotent)
+        await register_search_attributes(client, namespace=settings.temporal_namespace)
+    except Exception as exc:
+        log.warning("search attributes not registered (%s): register them as an operator", exc)
     async with running(runtime):
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait(

@@ -74,6 +74,8 @@ PATCH_STRAGGLER_CONTINUES_AS_NEW = "straggler-wait-survives-continue-as-new"
 # Notices (requeued, stopped, not managed, stuck) once ajr has acted, for jobs enrolled with a
 # notification channel configured.
 PATCH_NOTIFY = "notify-after-acting"
+# The failure's category and culprit nodes as search attributes (AjrCategory, AjrCulpritNodes).
+PATCH_CATEGORY_ATTRIBUTES = "category-culprit-search-attributes"
 
 # Outcomes a person should hear about: recovery ended without the job completing.
 _STOPS_TO_TELL = frozenset(
@@ -444,6 +446,10 @@ class JobRecoveryWorkflow:
         anomaly = records.last_anomaly(observation)
         if anomaly is not None:
             updates.append(sa.AJR_LAST_ANOMALY.value_set(anomaly))
+        if observation.category is not None and workflow.patched(PATCH_CATEGORY_ATTRIBUTES):
+            updates.append(sa.AJR_CATEGORY.value_set(observation.category.value))
+            if observation.culprit_nodes:
+                updates.append(sa.AJR_CULPRIT_NODES.value_set(list(observation.culprit_nodes)))
         workflow.upsert_search_attributes(updates)
         self._show()
         event = records.decision_event(
@@ -617,9 +623,16 @@ class JobRecoveryWorkflow:
 
     def _show(self, headline: str = "") -> None:
         """Markdown shown by the Temporal UI; writes no history event."""
+        label = notices.job_label(self.job.job_id, self.job.job_name, self.job.user_name)
+        last = self.state.attempts[-1] if self.state.attempts else None
+        story = (
+            notices.headline(label, last, last.action.value + (" (acted)" if last.acted else ""))
+            if last
+            else label
+        )
         workflow.set_current_details(
             records.details(
-                headline=headline or f"**job {self.job.job_id}**: {self.phase}",
+                headline=f"**{story}**\n\n{headline or self.phase}",
                 state=self.state,
                 max_requeues=self._max_requeues(),
                 observe_only=self.job.config.observe_only,
@@ -710,4 +723,10 @@ class JobRecoveryWorkflow:
             raise ValueError(f"max requeues must be a non-negative integer, got {value!r}")
 
 
-__all__ = ["PATCH_NOTIFY", "PATCH_STRAGGLER_CONTINUES_AS_NEW", "JobRecoveryWorkflow", "workflow_id"]
+__all__ = [
+    "PATCH_CATEGORY_ATTRIBUTES",
+    "PATCH_NOTIFY",
+    "PATCH_STRAGGLER_CONTINUES_AS_NEW",
+    "JobRecoveryWorkflow",
+    "workflow_id",
+]

@@ -15,6 +15,7 @@ from sqlmodel import Session, select
 
 from activities.database.engine import make_engine
 from activities.database.tables import JobEfficiencyRecord
+from models import search_attributes as sa
 from models.recovery import Outcome
 from tests.integration.test_notify import Receiver
 from worker.report import load
@@ -67,6 +68,11 @@ async def test_report_of_a_recovered_job(
         outcome = await ajr.outcome(job_id, timeout=120)
         assert outcome.outcome is Outcome.COMPLETED
         settings = ajr.settings
+        described = await ajr.handle(job_id).describe()
+        attributes = described.typed_search_attributes
+        assert attributes.get(sa.AJR_CATEGORY) == "GPU"
+        culprits = attributes.get(sa.AJR_CULPRIT_NODES)
+        assert attributes.get(sa.AJR_OUTCOME) == "completed"
     hooks.server.shutdown()
     measured = float((marks / "loaded").read_text()) - float((marks / "saved").read_text())
 
@@ -75,6 +81,7 @@ async def test_report_of_a_recovered_job(
     first, second = report["attempts"]
     assert (first["observed"], first["category"], first["decision"]) == ("CRASH", "GPU", "requeue")
     assert first["culprit_nodes"] == first["nodes"] and first["excluded_nodes"] == first["nodes"]
+    assert culprits == first["culprit_nodes"]
     assert first["confidence"] and 0 < first["confidence"] <= 1
     assert [s["step"] for s in first["checkpoint_saves"]] == [2]
     assert second["decision"] == "complete" and [s["step"] for s in second["checkpoint_saves"]]

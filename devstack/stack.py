@@ -134,6 +134,11 @@ class DevStack:
             report.append(self._start_worker())
         return report
 
+    def worker_env(self) -> dict[str, str]:
+        """The worker's environment: the caller's (AJR_NOTIFY_WEBHOOK_URL and every other AJR_
+        setting given to `ajr dev up`), pointed at this stack."""
+        return {**os.environ, **self.env(), "PYTHONUNBUFFERED": "1"}
+
     def _upgrade_schema(self) -> str:
         """The database at this release's schema before the worker writes to it."""
         url = self.config.effective_database_url
@@ -148,11 +153,10 @@ class DevStack:
         rec = self.registry.alive(WORKER_NAME)
         if rec is not None:
             return f"worker: already running (pid {rec.pid})"
-        env = {**os.environ, **self.env(), "PYTHONUNBUFFERED": "1"}
         rec = self.registry.start_detached(
             WORKER_NAME,
             list(self.config.worker_argv),
-            env=env,
+            env=self.worker_env(),
             cwd=REPO_ROOT,
             info={"address": f"temporal {self.temporal.address}"},
         )

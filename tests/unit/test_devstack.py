@@ -113,6 +113,15 @@ def test_up_refuses_without_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
         DevStack(StackConfig(ajr_state_dir=tmp_path)).up()
 
 
+def test_worker_gets_the_notification_settings_given_to_up(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("AJR_NOTIFY_WEBHOOK_URL", "http://127.0.0.1:9/hook")
+    env = DevStack(StackConfig(ajr_state_dir=tmp_path, cluster_name="local")).worker_env()
+    assert env["AJR_NOTIFY_WEBHOOK_URL"] == "http://127.0.0.1:9/hook"
+    assert env["AJR_CLUSTER_NAME"] == "local"  # and pointed at the stack
+
+
 def test_search_attributes_fit_the_dev_server_caps() -> None:
     types = Counter(cli_type_name(key) for key in ALL_SEARCH_ATTRIBUTES)
     assert types["Keyword"] <= 10 and all(n <= 3 for t, n in types.items() if t != "Keyword")

@@ -547,7 +547,12 @@ class JobRecoveryWorkflow:
                 heartbeat=options.ACTION_HEARTBEAT,
                 retry=options.ACTION_RETRY,
             )
-            self._note(f"attempt {observation.attempt} {result.detail}")
+            # ajr's own cancel is a step it took, not a warning.
+            if self.state.attempts and self.state.attempts[-1].attempt == observation.attempt:
+                self.state.attempts[-1].steps.append(f"cancel: {result.detail}")
+            workflow.logger.info(
+                "job %s: attempt %s %s", self.job.job_id, observation.attempt, result.detail
+            )
         except ActivityError as error:
             self._note(f"could not cancel attempt {observation.attempt}: {error.cause or error}")
 

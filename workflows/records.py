@@ -14,6 +14,7 @@ from models.recovery import (
     Observed,
     RecoveryState,
 )
+from models.slurm import JobState
 from workflows.policy import counts_as_failure, exit_text
 
 # Decisions that change nothing in Slurm: recorded the same whether ajr acts or not.
@@ -41,7 +42,10 @@ def attempt_record(
         observed=observation.kind,
         category=observation.category,
         state=observation.state,
-        exit=exit_text(observation),
+        # A live anomaly is decided while the attempt runs: it has no exit status (yet).
+        exit="running (no exit status)"
+        if observation.kind is not Observed.EXITED and observation.state is JobState.RUNNING
+        else exit_text(observation),
         checkpoints=observation.cursor.checkpoints,
         log_path=observation.cursor.path,
         nodes=observation.nodes,

@@ -56,9 +56,16 @@ def test_decision_reasons_say_why_nothing_was_done(
 @pytest.mark.parametrize(
     "observation, decision, failed, exit_text",
     [
-        (CRASH, REQUEUE, True, "signal 11"),
+        # decided while it runs: no exit status yet (not "exit 0")
+        (CRASH, REQUEUE, True, "running (no exit status)"),
         (EXIT_OK, DONE, False, "exit 0"),
-        (CRASH, WATCH, False, "signal 11"),
+        (CRASH, WATCH, False, "running (no exit status)"),
+        (
+            Observation(kind=Observed.EXITED, attempt=1, state=JobState.FAILED, signal=11),
+            REQUEUE,
+            True,
+            "signal 11",
+        ),
     ],
 )
 def test_attempt_record(

@@ -27,7 +27,7 @@ def test_kpi_user_reads_kpis_only(mysql_server: Engine, mysql_url: str) -> None:
         .replace("'change-me'", f"'{password}'")
     )
     statements = [s.strip() for s in re.sub(r"--[^\n]*", "", sql).split(";") if s.strip()]
-    assert len(statements) == 3
+    assert len(statements) == 4
     with mysql_server.connect() as admin:
         for statement in statements:
             admin.execute(text(statement))

@@ -6,6 +6,8 @@ timeline is drawn and the job_efficiency_records row is current."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -129,3 +131,7 @@ async def test_report_of_a_recovered_job(
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout)["kpis"]["downtime_s"] == pytest.approx(stop["downtime_s"])
     assert png.stat().st_size > 10_000 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    artifacts = os.environ.get("AJR_TEST_ARTIFACTS")  # CI keeps it; the README shows one
+    if artifacts:
+        Path(artifacts).mkdir(parents=True, exist_ok=True)
+        shutil.copy(png, Path(artifacts) / "report-timeline.png")

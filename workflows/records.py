@@ -78,8 +78,10 @@ def with_record(attempts: Sequence[AttemptRecord], record: AttemptRecord) -> lis
     attempt's exit, and the later decision replaces it (one record per attempt and decision)."""
     previous = attempts[-1] if attempts else None
     if previous is not None and previous.attempt == record.attempt and not previous.acted:
-        return [*attempts[:-1], record]
-    return [*attempts, record]
+        attempts = attempts[:-1]
+    # Earlier attempts' saves went to the database with their own decisions: the state that
+    # continue-as-new carries stays small however often a job checkpoints.
+    return [*(replace(a, saves=[]) if a.saves else a for a in attempts), record]
 
 
 def decision_history(

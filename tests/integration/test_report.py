@@ -75,6 +75,7 @@ async def test_report_of_a_recovered_job(
         assert attributes.get(sa.AJR_CATEGORY) == "GPU"
         culprits = attributes.get(sa.AJR_CULPRIT_NODES)
         assert attributes.get(sa.AJR_OUTCOME) == "completed"
+        await ajr.save_histories("report-notify", job_id)
     hooks.server.shutdown()
     measured = float((marks / "loaded").read_text()) - float((marks / "saved").read_text())
 

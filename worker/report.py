@@ -139,7 +139,14 @@ def render(report: dict[str, Any]) -> list[str]:
     )
     for stop in report["interruptions"]:
         parts = ", ".join(f"{name} {stop['parts_s'][name]:.1f}s" for name in PARTS)
-        lines.append(f"  after attempt {stop['attempt']}: {stop['downtime_s']:.1f}s = {parts}")
+        lines.append(
+            f"  after attempt {stop['attempt']}: {stop['downtime_s']:.1f}s = {parts}"
+            + (
+                " (open: counted up to now; the next attempt has no record yet)"
+                if stop["open"]
+                else ""
+            )
+        )
     return lines
 
 

@@ -255,6 +255,8 @@ class SlurmActions:
             lambda j: j.state in (JobState.PENDING, JobState.RUNNING) or j.state.is_ended,
             REQUEUE_SETTLE_TIMEOUT_S,
         )
+        held_at = time.time()  # the attempt is gone: the end of its shutdown, for the records
+        released_at = 0.0
         if job.state.is_ended:  # cancelled by its user while ajr held it
             steps.append(f"job {job.state.value} while held: not released")
             return RequeueResult(
@@ -281,6 +283,7 @@ class SlurmActions:
             else:
                 steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now")
             await self._release_verified(job_id, request.release_timeout_s)
+            released_at = time.time()
             steps.append("release")
         else:
             steps.append(f"already released ({job.state}, {job.state_reason})")
@@ -290,6 +293,8 @@ class SlurmActions:
             restart_count=job.restart_count,
             excluded_nodes=list(job.excluded_nodes),
             steps=steps,
+            held_at=held_at,
+            released_at=released_at or held_at,
         )
 
     async def _refuse_if_no_fit(

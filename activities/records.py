@@ -3,27 +3,83 @@
 from __future__ import annotations
 
 import json
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from typing import Any
 
-from sqlalchemy import Engine
+from sqlalchemy import Engine, Table
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
-from sqlmodel import Session, select
+from sqlmodel import Session, SQLModel, select
 from temporalio import activity
 
-from activities.database.engine import create_tables
-from activities.database.tables import DecisionRecord, NodeIncident
+from activities.database import efficiency
+from activities.database.tables import (
+    AttemptRow,
+    CheckpointSave,
+    DecisionRecord,
+    NodeIncident,
+    utc_now_naive,
+)
+from activities.database.upsert import upsert
 from activities.errors import activity_error
 from models.activities import ActivityName
 from models.errors import ErrorType
-from models.recovery import DecisionEvent, RecordResult, SuspectsResult
+from models.recovery import AttemptRecord, DecisionEvent, Outcome, RecordResult, SuspectsResult
 from models.suspects import SuspectQuery, suspects
 
 
 def _utc(epoch: float) -> datetime:
     return datetime.fromtimestamp(epoch, UTC).replace(tzinfo=None)
+
+
+_ATTEMPT_KEY = ["cluster", "job_id", "attempt"]
+
+
+def _table(model: type[SQLModel]) -> Table:
+    table: Table = model.__table__  # type: ignore[attr-defined]
+    return table
+
+
+def _attempt_values(event: DecisionEvent, record: AttemptRecord) -> dict[str, Any]:
+    return {
+        "cluster": event.cluster,
+        "job_id": event.job_id,
+        "attempt": record.attempt,
+        "job_name": event.job_name[:200],
+        "user_name": event.user_name[:64],
+        "partition": event.partition[:64],
+        "nodes": json.dumps(record.nodes),
+        "state": str(record.state.value)[:32],
+        "exit": record.exit[:64],
+        "observed": record.observed.value,
+        "category": record.category.value if record.category else None,
+        "confidence": record.confidence,
+        "culprit_nodes": json.dumps(record.culprit_nodes),
+        "evidence": json.dumps(record.evidence),
+        "action": record.action.value,
+        "acted": record.acted,
+        "failed": record.failed,
+        "outcome": event.outcome.value if record.attempt == event.attempt else "",
+        "reasons": json.dumps(record.reasons),
+        "excluded_nodes": json.dumps(record.excluded_nodes),
+        "checkpoints": record.checkpoints,
+        "interrupted_saves": record.interrupted_saves,
+        "loaded_step": record.loaded_step,
+        "last_save_step": record.last_save_step,
+        "submitted_at": efficiency.utc(record.submitted_at),
+        "started_at": efficiency.utc(record.started_at),
+        "ended_at": efficiency.utc(record.ended_at),
+        "anomaly_at": efficiency.utc(record.anomaly_at),
+        "seen_at": efficiency.utc(record.seen_at),
+        "decided_at": efficiency.utc(record.decided_at),
+        "held_at": efficiency.utc(record.held_at),
+        "released_at": efficiency.utc(record.released_at),
+        "first_step_at": efficiency.utc(record.first_step_at),
+        "loaded_at": efficiency.utc(record.loaded_at),
+        "last_save_at": efficiency.utc(record.last_save_at),
+        "updated_at": utc_now_naive(),
+    }
 
 
 @contextmanager
@@ -36,24 +92,60 @@ def _database() -> Iterator[None]:
 
 
 class RecordActivities:
-    def __init__(self, engine: Engine) -> None:
+    """The schema is `ajr db upgrade`'s (activities/database/migrate.py): nothing is created
+    here; a missing table is a database error, retried like a server that is down."""
+
+    def __init__(self, engine: Engine, *, restart_success_window_s: float = 3600.0) -> None:
         self._engine = engine
-        self._tables_ready = False
-        self._tables_lock = threading.Lock()
-
-    def _ensure_tables(self) -> None:
-        """Create tables on first use (the database may be down when the worker starts).
-
-        Sync activities run on a thread pool, so concurrent first writes would otherwise race
-        to CREATE TABLE ("table already exists").
-        """
-        with self._tables_lock:
-            if not self._tables_ready:
-                create_tables(self._engine)
-                self._tables_ready = True
+        self._window_s = restart_success_window_s
 
     def _write(self, event: DecisionEvent) -> bool:
-        self._ensure_tables()
+        written = self._write_decision(event)
+        # The attempt rows, saves and KPIs are upserts: rewritten identically on a retry.
+        with Session(self._engine) as session:
+            self._write_attempts(session, event)
+            efficiency.refresh(
+                session,
+                event.cluster,
+                event.job_id,
+                outcome=event.outcome.value,
+                now=0.0 if event.outcome is not Outcome.RUNNING else event.decided_at,
+                window_s=self._window_s,
+            )
+            session.commit()
+        return written
+
+    def _write_attempts(self, session: Session, event: DecisionEvent) -> None:
+        for earlier in event.earlier:
+            # Only what is learnt after a decision: when ajr killed, held and released it.
+            upsert(
+                session,
+                _table(AttemptRow),
+                _attempt_values(event, earlier),
+                keys=_ATTEMPT_KEY,
+                update=["held_at", "released_at"],
+            )
+        record = event.record
+        if record is None:  # written by a release before attempt records
+            return
+        upsert(session, _table(AttemptRow), _attempt_values(event, record), keys=_ATTEMPT_KEY)
+        for step, at, duration in (save[:3] for save in record.saves if len(save) >= 2):
+            upsert(
+                session,
+                _table(CheckpointSave),
+                {
+                    "cluster": event.cluster,
+                    "job_id": event.job_id,
+                    "attempt": record.attempt,
+                    "saved_at": _utc(float(at)),
+                    "step": step,
+                    "duration_s": duration,
+                },
+                keys=["cluster", "job_id", "attempt", "saved_at"],
+                update=[],
+            )
+
+    def _write_decision(self, event: DecisionEvent) -> bool:
         with Session(self._engine) as session:
             existing = session.exec(
                 select(DecisionRecord).where(DecisionRecord.event_id == event.event_id)
@@ -105,7 +197,6 @@ class RecordActivities:
     def find_suspects(self, query: SuspectQuery) -> SuspectsResult:
         """Nodes of a failed attempt that other jobs' failures also implicated recently."""
         with _database():
-            self._ensure_tables()
             return SuspectsResult(suspects(query, self._incidents(query)))
 
     def _incidents(self, query: SuspectQuery) -> list[tuple[str, int]]:

@@ -33,6 +33,7 @@ from activities.slurm.runner import SlurmError
 from analysis.analyzer import AnalyzerContext, Finding, LogAnalyzer
 from models.activities import ActivityName
 from models.categories import Category
+from models.checkpoints import merged_saves
 from models.placement import UNUSABLE_NODE_STATES
 from models.recovery import LogCursor, Observation, Observed, WatchRequest
 from models.slurm import JobState, SlurmJob
@@ -95,7 +96,12 @@ def _finding_state(finding: Finding) -> dict[str, Any]:
         "culprit_nodes": list(finding.culprit_nodes),
         "category": finding.category,
         "requeue_warranted": finding.requeue_warranted,
+        "confidence": finding.confidence,
     }
+
+
+def _confidence(value: Any) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None
 
 
 def _finding_from(state: dict[str, Any]) -> Finding | None:
@@ -107,6 +113,7 @@ def _finding_from(state: dict[str, Any]) -> Finding | None:
             tuple(str(n) for n in state.get("culprit_nodes") or ()),
             Category(state.get("category") or Category.UNKNOWN),
             state.get("requeue_warranted"),
+            _confidence(state.get("confidence")),
         )
     except (KeyError, ValueError, TypeError):
         return None
@@ -289,6 +296,11 @@ class _AttemptWatcher:
             category=finding.category if finding else None,
             requeue_warranted=finding.requeue_warranted if finding else None,
             cursor=self._cursor_now(unconfirmed=keep_unconfirmed),
+            confidence=finding.confidence if finding else None,
+            submitted_at=job.submit_time,
+            started_at=job.start_time or self.log.cursor.running_since,
+            ended_at=job.end_time if job.state.is_ended else 0.0,
+            seen_at=self.owner._clock.time(),
         )
 
     def _cursor_now(self, *, unconfirmed: bool = True) -> LogCursor:
@@ -316,6 +328,7 @@ class _AttemptWatcher:
         if seen.last_save_at is not None:
             cursor.last_save_step, cursor.last_save_at = seen.last_save_step, seen.last_save_at
         cursor.interrupted_saves = seen.interrupted_saves
+        cursor.saves = merged_saves(cursor.saves, seen.saves)
 
     def _beat(self, force: bool = False) -> None:
         now = self.owner._clock.monotonic()
@@ -462,6 +475,8 @@ class _AttemptWatcher:
         # Every line read is fed, even after a finding: later lines only add evidence, and a
         # resumed watch (same offset) must not skip lines the analyzer never saw.
         for finding in await self._read_and_feed(job, analyzer, now):
+            if not cursor.anomaly_at:
+                cursor.anomaly_at = now  # the read that brought the finding's line
             if self.first_finding is None:
                 self.first_finding = finding
             if (
@@ -547,6 +562,9 @@ class _AttemptWatcher:
             return None
         if finding.kind is not Observed.LOG_MISSING and not await self._still_running(job):
             return None  # ended (the loop sees the real end next) or Slurm cannot say
+        if not cursor.anomaly_at and finding.kind is not Observed.LOG_MISSING:
+            # A silence's anomaly began with the last line read (or the attempt's start).
+            cursor.anomaly_at = cursor.last_line_at or cursor.running_since
         self.first_finding = self.first_finding or finding
         self._beat(force=True)
         return self._observation(finding.kind, job, finding.summary)

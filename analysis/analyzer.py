@@ -26,6 +26,7 @@ class Finding:
     culprit_nodes: tuple[str, ...] = ()
     category: Category = Category.UNKNOWN
     requeue_warranted: bool | None = None  # None: no opinion, let the policy decide
+    confidence: float | None = None  # the attribution's, 0..1 (None: no attribution)
 
 
 @dataclass(frozen=True)
@@ -47,6 +48,8 @@ class Milestones:
     last_save_step: int | None = None  # the last checkpoint it finished saving
     last_save_at: float | None = None
     interrupted_saves: int = 0  # saves begun and never finished
+    # Recent completed saves: (step or None, when it completed, seconds it took or None).
+    saves: tuple[tuple[int | None, float, float | None], ...] = ()
 
 
 class LogAnalyzer(Protocol):

@@ -141,6 +141,9 @@ class LogEngine:
         self._open_save: tuple[int | None, float, bool] | None = None
         self._interrupted_saves = 0
         self.saves: deque[tuple[int | None, float]] = deque(maxlen=_RECENT_SAVES)  # (step, at)
+        # The same saves with how long each took, for the records (not carried in the state:
+        # the watcher keeps what it has recorded in its cursor).
+        self.save_spans: deque[tuple[int | None, float, float | None]] = deque(maxlen=_RECENT_SAVES)
         self.loads: deque[tuple[int | None, float]] = deque(maxlen=16)  # (step, at)
         self._first_progress_at: float | None = None
         self._first_progress_after_load: float | None = None
@@ -207,6 +210,7 @@ class LogEngine:
             last_save_step=save[0],
             last_save_at=save[1],
             interrupted_saves=self.interrupted_saves,
+            saves=tuple(self.save_spans),
         )
 
     def feed(self, line: str, at: float) -> Finding | None:
@@ -346,6 +350,7 @@ class LogEngine:
                 culprit_nodes=cause.culprit_nodes,
                 category=cause.category,
                 requeue_warranted=True,
+                confidence=cause.confidence,
             )
         return Finding(
             Observed.HANG,
@@ -370,6 +375,7 @@ class LogEngine:
             culprit_nodes=result.culprit_nodes,
             category=result.category,
             requeue_warranted=result.requeue,
+            confidence=result.confidence,
         )
 
     # --- state the watcher or attribution may read ----------------------------------------
@@ -732,6 +738,7 @@ class LogEngine:
             self._on_saved(step, at)
 
     def _on_saved(self, iteration: int | None, at: float) -> None:
+        began = self._open_save[1] if self._open_save is not None else None
         if iteration is None and self._open_save is not None:
             iteration = self._open_save[0]  # the end line of a save whose start named its step
         self._open_save = None
@@ -744,6 +751,7 @@ class LogEngine:
         self._checkpoints += 1
         self._last_save_report = self._progress_reports
         self.saves.append((iteration, at))
+        self.save_spans.append((iteration, at, None if began is None else max(0.0, at - began)))
 
     def _on_straggler(self, line: str) -> None:
         report = parse_nvrx(line)
@@ -939,6 +947,7 @@ class LogEngine:
             culprit_nodes=cause.culprit_nodes if cause else (),
             category=cause.category if cause else Category.UNKNOWN,
             requeue_warranted=True,
+            confidence=cause.confidence if cause else None,
         )
 
     def _report(self, kind: Observed) -> Finding | None:
@@ -959,6 +968,7 @@ class LogEngine:
             culprit_nodes=result.culprit_nodes,
             category=result.category,
             requeue_warranted=result.requeue,
+            confidence=result.confidence,
         )
 
 

@@ -16,6 +16,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from sqlalchemy.engine import make_url
+
+from activities.database import migrate
+from activities.database.engine import make_engine
 from devstack.processes import (
     DevStackError,
     PieceStatus,
@@ -125,19 +129,34 @@ class DevStack:
         self.state_dir.mkdir(parents=True, exist_ok=True)
         report = self.slurm.start(timeout=timeout)
         report += self.temporal.start(timeout=timeout)
+        report.append(self._upgrade_schema())
         if self.config.start_worker:
             report.append(self._start_worker())
         return report
+
+    def worker_env(self) -> dict[str, str]:
+        """The worker's environment: the caller's (AJR_NOTIFY_WEBHOOK_URL and every other AJR_
+        setting given to `ajr dev up`), pointed at this stack."""
+        return {**os.environ, **self.env(), "PYTHONUNBUFFERED": "1"}
+
+    def _upgrade_schema(self) -> str:
+        """The database at this release's schema before the worker writes to it."""
+        url = self.config.effective_database_url
+        engine = make_engine(url)
+        try:
+            revision = migrate.upgrade(engine)
+        finally:
+            engine.dispose()
+        return f"database: schema at {revision} ({make_url(url).render_as_string()})"
 
     def _start_worker(self) -> str:
         rec = self.registry.alive(WORKER_NAME)
         if rec is not None:
             return f"worker: already running (pid {rec.pid})"
-        env = {**os.environ, **self.env(), "PYTHONUNBUFFERED": "1"}
         rec = self.registry.start_detached(
             WORKER_NAME,
             list(self.config.worker_argv),
-            env=env,
+            env=self.worker_env(),
             cwd=REPO_ROOT,
             info={"address": f"temporal {self.temporal.address}"},
         )

@@ -18,6 +18,7 @@ class ErrorType(StrEnum):
     JOB_NOT_FOUND = "JobNotFound"  # slurmctld has no record of the job
     REQUEUE_REFUSED = "RequeueRefused"  # Slurm will not requeue this job
     INVALID_REQUEST = "InvalidRequest"  # bad node name, bad input: the same call fails again
+    NOTIFY_FAILED = "NotifyFailed"  # no notification channel took the notice (retry later)
 
     @property
     def retryable(self) -> bool:

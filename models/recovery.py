@@ -87,6 +87,7 @@ class RecoveryConfig:
     different_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False
+    notify: bool = False  # a notification channel is configured: send notices
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they
@@ -148,6 +149,14 @@ class LogCursor:
     last_save_step: int | None = None  # its last completed checkpoint save
     last_save_at: float = 0.0
     interrupted_saves: int = 0  # saves it began and never finished
+    # Every completed save of the attempt, [step or None, epoch seconds, seconds it took or
+    # None] (most recent MAX_RECORDED_SAVES): the records' checkpoint saves.
+    saves: list[list[Any]] = field(default_factory=list)
+    anomaly_at: float = 0.0  # when the line of the first finding was read (0: none)
+
+
+# Checkpoint saves kept per attempt in the cursor (and so in the records).
+MAX_RECORDED_SAVES = 200
 
 
 @dataclass
@@ -180,6 +189,13 @@ class Observation:
     category: Category | None = None  # attribution of the finding; None without one
     requeue_warranted: bool | None = None  # the analyzer's opinion; None: let the policy decide
     cursor: LogCursor = field(default_factory=LogCursor)
+    confidence: float | None = None  # the attribution's confidence, 0..1
+    # Times, epoch seconds (0: unknown): Slurm's submit/start/end of the attempt, and when the
+    # watch returned with this observation (ajr saw it).
+    submitted_at: float = 0.0
+    started_at: float = 0.0
+    ended_at: float = 0.0
+    seen_at: float = 0.0
 
 
 @dataclass
@@ -217,6 +233,17 @@ class AttemptRecord:
     last_save_step: int | None = None
     last_save_at: float = 0.0
     interrupted_saves: int = 0
+    # The records' timeline (epoch seconds, 0: unknown): see Observation and RequeueResult.
+    confidence: float | None = None
+    culprit_nodes: list[str] = field(default_factory=list)
+    submitted_at: float = 0.0
+    started_at: float = 0.0
+    ended_at: float = 0.0
+    anomaly_at: float = 0.0
+    seen_at: float = 0.0
+    held_at: float = 0.0  # the attempt killed and the job held (requeuehold verified)
+    released_at: float = 0.0  # the requeued job released
+    saves: list[list[Any]] = field(default_factory=list)
 
 
 @dataclass
@@ -306,6 +333,8 @@ class RequeueResult:
     # Set when the job ended by other hands: before the requeuehold (a live decision came too
     # late: watch the ending instead) or while held (its user cancelled it).
     ended_state: JobState | None = None
+    held_at: float = 0.0  # epoch seconds the requeuehold was verified (0: not by this call)
+    released_at: float = 0.0  # epoch seconds the release was verified
 
 
 @dataclass
@@ -347,6 +376,14 @@ class DecisionEvent:
     excluded_nodes: list[str] = field(default_factory=list)
     decided_at: float = 0.0
     culprit_nodes: list[str] = field(default_factory=list)  # remembered across jobs
+    # The whole attempt as recorded so far, and the earlier attempts' records (their kill and
+    # release times are known only after their decision): the attempt_records rows, upserted.
+    record: AttemptRecord | None = None
+    earlier: list[AttemptRecord] = field(default_factory=list)
+    job_name: str = ""
+    user_name: str = ""
+    partition: str = ""
+    max_requeues: int = 0
 
 
 @dataclass

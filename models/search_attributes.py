@@ -19,6 +19,9 @@ SLURM_PARTITION = SearchAttributeKey.for_keyword("SlurmPartition")
 AJR_OUTCOME = SearchAttributeKey.for_keyword("AjrOutcome")
 AJR_LAST_ANOMALY = SearchAttributeKey.for_keyword("AjrLastAnomaly")
 SLURM_RESTART_COUNT = SearchAttributeKey.for_int("SlurmRestartCount")
+# The last failure's attribution category (GPU, NETWORK, ...) and culprit nodes.
+AJR_CATEGORY = SearchAttributeKey.for_keyword("AjrCategory")
+AJR_CULPRIT_NODES = SearchAttributeKey.for_keyword_list("AjrCulpritNodes")
 
 ALL_SEARCH_ATTRIBUTES: list[SearchAttributeKey[Any]] = [
     AJR_CLUSTER,
@@ -29,6 +32,8 @@ ALL_SEARCH_ATTRIBUTES: list[SearchAttributeKey[Any]] = [
     AJR_OUTCOME,
     AJR_LAST_ANOMALY,
     SLURM_RESTART_COUNT,
+    AJR_CATEGORY,
+    AJR_CULPRIT_NODES,
 ]
 
 # The names the `temporal` CLI accepts in `--search-attribute NAME=TYPE`.

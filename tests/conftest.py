@@ -248,8 +248,27 @@ def mysql_server() -> Iterator[Engine]:
     engine.dispose()
 
 
+def _upgraded(url: str) -> str:
+    """The database at this release's schema, as `ajr db upgrade` leaves it."""
+    from activities.database import migrate
+    from activities.database.engine import make_engine
+
+    engine = make_engine(url)
+    try:
+        migrate.upgrade(engine)
+    finally:
+        engine.dispose()
+    return url
+
+
 @pytest.fixture
-def mysql_url(mysql_server: Engine) -> Iterator[str]:
+def mysql_url(empty_mysql_url: str) -> str:
+    """A new database `ajr_test_<random>` at the newest schema, dropped after the test."""
+    return _upgraded(empty_mysql_url)
+
+
+@pytest.fixture
+def empty_mysql_url(mysql_server: Engine) -> Iterator[str]:
     """A URL to a new, empty database `ajr_test_<random>`, dropped after the test."""
     name = f"ajr_test_{uuid.uuid4().hex[:12]}"
     with mysql_server.connect() as conn:
@@ -263,12 +282,24 @@ def mysql_url(mysql_server: Engine) -> Iterator[str]:
 
 
 @pytest.fixture
-def sqlite_url(tmp_path: Path) -> str:
+def sqlite_url(empty_sqlite_url: str) -> str:
+    return _upgraded(empty_sqlite_url)
+
+
+@pytest.fixture
+def empty_sqlite_url(tmp_path: Path) -> str:
     return f"sqlite:///{tmp_path / 'ajr.db'}"
 
 
 @pytest.fixture(params=["sqlite", "mysql"])
 def db_url(request: pytest.FixtureRequest) -> str:
-    """Each test using this runs once on SQLite and once on MySQL/MariaDB."""
+    """Each test using this runs once on SQLite and once on MySQL/MariaDB (newest schema)."""
     url: str = request.getfixturevalue(f"{request.param}_url")
+    return url
+
+
+@pytest.fixture(params=["sqlite", "mysql"])
+def empty_db_url(request: pytest.FixtureRequest) -> str:
+    """An empty database, once on SQLite and once on MySQL/MariaDB."""
+    url: str = request.getfixturevalue(f"empty_{request.param}_url")
     return url

@@ -97,6 +97,49 @@ def _cmd_check_log(args: argparse.Namespace) -> int:
     return report.exit_code
 
 
+def _cmd_db(args: argparse.Namespace) -> int:
+    from activities.database import migrate
+    from activities.database.engine import make_engine
+
+    settings = _settings()
+    engine = make_engine(settings.database_url)
+    try:
+        if args.db_command == "upgrade":
+            print(f"schema at {migrate.upgrade(engine, args.revision)}")
+        else:
+            now, newest = migrate.current(engine), migrate.head()
+            print(f"{now or '(none)'}{' (head)' if now == newest else f' (head is {newest})'}")
+            return 0 if now == newest else 1
+    except Exception as exc:
+        print(f"ajr db {args.db_command}: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        engine.dispose()
+    return 0
+
+
+def _cmd_report(args: argparse.Namespace) -> int:
+    import json
+    import time
+    from pathlib import Path
+
+    from worker.report import load, render
+
+    settings = _settings()
+    report = load(settings, args.job_id, now=time.time())
+    if report is None:
+        print(
+            f"no records of job {args.job_id} on cluster {settings.cluster_name}", file=sys.stderr
+        )
+        return 3
+    if args.png:
+        from worker.timeline import draw_timeline
+
+        draw_timeline(report, Path(args.png))
+    print(json.dumps(report, indent=2) if args.json else "\n".join(render(report)))
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="ajr", description="Autonomous Job Recovery for Slurm")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -148,6 +191,21 @@ def build_parser() -> argparse.ArgumentParser:
         help="an extra checkpoint-save pattern (as in AJR_EXTRA_CHECKPOINT_PATTERNS); repeatable",
     )
     check.set_defaults(handler=_cmd_check_log)
+
+    db = commands.add_parser("db", help="the database schema (Alembic migrations)")
+    db_commands = db.add_subparsers(dest="db_command", required=True)
+    upgrade = db_commands.add_parser("upgrade", help="migrate AJR_DATABASE_URL to the newest")
+    upgrade.add_argument("revision", nargs="?", default="head")
+    db_commands.add_parser("current", help="the schema's revision (exit 1: not the newest)")
+    db.set_defaults(handler=_cmd_db)
+
+    report = commands.add_parser(
+        "report", help="a job's story: attempts, anomalies, decisions, saves, KPIs"
+    )
+    report.add_argument("job_id", type=int)
+    report.add_argument("--json", action="store_true", help="print one JSON object")
+    report.add_argument("--png", metavar="FILE", help="draw the job's timeline into FILE")
+    report.set_defaults(handler=_cmd_report)
 
     from worker import dev
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Annotated, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, NoDecode, SettingsConfigDict
 
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
@@ -24,6 +24,15 @@ def _split_list(value: object) -> object:
             return json.loads(text)
         return [item.strip() for item in text.split(",") if item.strip()]
     return value
+
+
+def _secret(value: SecretStr | None, path: Path | None) -> str:
+    if value is not None and value.get_secret_value().strip():
+        return value.get_secret_value().strip()
+    if path is not None:
+        lines = path.read_text(encoding="utf-8").splitlines()
+        return lines[0].strip() if lines else ""
+    return ""
 
 
 StrList = Annotated[list[str], NoDecode]
@@ -45,6 +54,18 @@ class Settings(BaseSettings):
 
     # Database: SQLite file by default; `mysql+pymysql://user:pw@host:3306/ajr` for MySQL.
     database_url: str = ""
+    # KPIs: a restart succeeded once its first checkpoint save came within this many seconds.
+    restart_success_window: float = Field(default=3600.0, gt=0)
+
+    # Notifications (secrets: from the variable, or from the file named by the *_FILE one;
+    # never logged). Unset: no notification is sent.
+    notify_webhook_url: SecretStr | None = None
+    notify_webhook_url_file: Path | None = None
+    notify_slack_webhook: SecretStr | None = None
+    notify_slack_webhook_file: Path | None = None
+    notify_timeout: float = Field(default=5.0, gt=0, le=60)
+    # At most this many notifications per job per hour (the rest are counted, not sent).
+    notify_rate_per_hour: int = Field(default=20, ge=1)
 
     # Slurm access
     cluster_name: str = "local"
@@ -166,6 +187,14 @@ class Settings(BaseSettings):
         if not self.database_url:
             self.database_url = f"sqlite:///{self.state_dir / 'ajr.db'}"
         return self
+
+    def notify_targets(self) -> tuple[str, str]:
+        """(webhook URL, Slack webhook URL), each "" when unset; a *_FILE setting's file is
+        read (its first line) when the variable itself is unset."""
+        return (
+            _secret(self.notify_webhook_url, self.notify_webhook_url_file),
+            _secret(self.notify_slack_webhook, self.notify_slack_webhook_file),
+        )
 
     @property
     def all_checkpoint_patterns(self) -> list[str]:

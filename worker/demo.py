@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shlex
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -34,6 +36,23 @@ sleep {first} && echo 'Rank0: (1) segmentation fault: artificial segfault' && \\
 echo 'Sleep another {second} seconds' && \\
 sleep {second} && exit 1"
 """
+
+
+def slurm_narration(job_id: int, state: str, reason: str, nodes: str) -> str:
+    """`Slurm: job 1 RUNNING on node1`, with squeue's reason only when it says something."""
+    where = f" on {nodes}" if nodes else ""
+    said = f" ({reason})" if reason and reason not in ("None", "(null)") else ""
+    return f"Slurm: job {job_id} {state}{where}{said}"
+
+
+def steer_hint(workflow_id: str) -> str:
+    """The closing hint, runnable as printed whether or not the venv is on PATH: `ajr` by its
+    full path, and `ajr dev env` puts the venv (with `temporal`) first on PATH."""
+    ajr = Path(sys.executable).parent / "ajr"
+    return (
+        f'Steer it: eval "$({shlex.quote(str(ajr))} dev env)"; '
+        f"temporal workflow query -w {workflow_id} --name status"
+    )
 
 
 def _say(started: float, message: str) -> None:
@@ -100,8 +119,7 @@ async def run_demo(settings: Settings, *, short: bool = True) -> int:
         slurm = _slurm_line(env, job_id)
         if slurm and slurm != last_slurm:
             state, reason, nodes, _ = [*slurm.split("|"), "", "", "", ""][:4]
-            where = f" on {nodes}" if nodes else ""
-            _say(started, f"Slurm: job {job_id} {state}{where} ({reason})")
+            _say(started, slurm_narration(job_id, state, reason, nodes))
             last_slurm = slurm
         try:
             description = await handle.describe()
@@ -131,5 +149,5 @@ async def run_demo(settings: Settings, *, short: bool = True) -> int:
     logs = sorted(jobs_dir.glob(f"are_test_{job_id}_date_*.log"))
     _say(started, f"{len(logs)} attempt log(s): " + ", ".join(p.name for p in logs))
     print(f"\nTemporal UI: {ui}", flush=True)
-    print(f'Steer it: eval "$(ajr dev env)"; temporal workflow query -w {handle.id} --name status')
+    print(steer_hint(handle.id), flush=True)
     return 0

@@ -15,7 +15,9 @@ from temporalio.client import Client
 from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
+from activities.database import migrate
 from activities.database.engine import make_engine
+from activities.notify import NotifyActivities
 from activities.records import RecordActivities
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
@@ -24,6 +26,7 @@ from activities.slurm.runner import SlurmRunner
 from activities.watch import AnalyzerFactory, WatchActivities
 from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
+from devstack.temporal import register_search_attributes
 from models.payloads import DATA_CONVERTER
 from models.recovery import RecoveryConfig
 from worker.config import Settings
@@ -47,6 +50,7 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,
+        notify=any(settings.notify_targets()),
         analysis=settings.engine_settings(),
     )
 
@@ -116,7 +120,19 @@ def build(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
     actions = SlurmActions(control)
-    records = RecordActivities(make_engine(settings.database_url))
+    records_engine = make_engine(settings.database_url)
+    records = RecordActivities(
+        records_engine,
+        restart_success_window_s=settings.restart_success_window,
+    )
+    webhook_url, slack_webhook = settings.notify_targets()
+    notify = NotifyActivities(
+        records_engine,
+        webhook_url=webhook_url,
+        slack_webhook=slack_webhook,
+        timeout_s=settings.notify_timeout,
+        rate_per_hour=settings.notify_rate_per_hour,
+    )
     worker = Worker(
         client,
         task_queue=settings.task_queue,
@@ -128,6 +144,7 @@ def build(
             actions.cancel_job,
             records.record_decision,
             records.find_suspects,
+            notify.notify,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(
@@ -160,6 +177,24 @@ async def running(runtime: Runtime) -> AsyncIterator[Runtime]:
         await runtime.poller.stop()
 
 
+def _check_schema(settings: Settings) -> None:
+    """Say so when the schema is not this release's: decisions are kept in the workflow's
+    history until `ajr db upgrade` has run (the database may also just be down now)."""
+    try:
+        engine = make_engine(settings.database_url)
+        now, newest = migrate.current(engine), migrate.head()
+        engine.dispose()
+    except Exception as exc:
+        log.warning("database not reachable at start (%s): records are retried", exc)
+        return
+    if now != newest:
+        log.error(
+            "database schema is at %r, this release needs %r: run `ajr db upgrade`",
+            now or "(none)",
+            newest,
+        )
+
+
 async def serve(
     settings: Settings,
     *,
@@ -184,6 +219,11 @@ async def serve(
         settings.temporal_address,
         settings.database_url.split("@")[-1],
     )
+    _check_schema(settings)
+    try:  # a server an older release registered lacks the newer attributes (idempotent)
+        await register_search_attributes(client, namespace=settings.temporal_namespace)
+    except Exception as exc:
+        log.warning("search attributes not registered (%s): register them as an operator", exc)
     async with running(runtime):
         stopping = asyncio.create_task(stop.wait())
         done, _ = await asyncio.wait(

@@ -10,7 +10,8 @@ from models.recovery import JobOutcome
 
 async def status_lines(client: Client, cluster: str, limit: int = 50) -> list[str]:
     # No ORDER BY: the dev server's SQLite visibility store does not support it.
-    query = f"{sa.AJR_CLUSTER.name} = '{cluster}'"
+    # A continued-as-new run is history, not a job: only each job's newest run is listed.
+    query = f"{sa.AJR_CLUSTER.name} = '{cluster}' AND ExecutionStatus != 'ContinuedAsNew'"
     executions = [e async for e in client.list_workflows(query, limit=limit)]
     executions.sort(key=lambda e: e.start_time, reverse=True)
     rows = [f"{'JOB':>8}  {'WORKFLOW':<24} {'STATE':<10} {'RESTARTS':>8}  {'LAST':<16} DETAIL"]

@@ -25,6 +25,7 @@ with workflow.unsafe.imports_passed_through():
     from models import search_attributes as sa
     from models.activities import ActivityName
     from models.errors import ErrorType
+    from models.notifications import Notice, NoticeKind, NotifyResult
     from models.recovery import (
         CANCEL_ON_STOP,
         LIVE_ANOMALIES,
@@ -55,7 +56,7 @@ with workflow.unsafe.imports_passed_through():
     )
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
-    from workflows import options, records
+    from workflows import notices, options, records
     from workflows.policy import (
         STOPS_RECOVERY,
         decide,
@@ -70,6 +71,17 @@ Result = TypeVar("Result")
 # once no running history lacks its marker, then remove it.
 # A pending straggler wait no longer holds a run open when the server suggests continue-as-new.
 PATCH_STRAGGLER_CONTINUES_AS_NEW = "straggler-wait-survives-continue-as-new"
+# Notices (requeued, stopped, not managed, stuck) once ajr has acted, for jobs enrolled with a
+# notification channel configured.
+PATCH_NOTIFY = "notify-after-acting"
+# The failure's category and culprit nodes as search attributes (AjrCategory, AjrCulpritNodes).
+PATCH_CATEGORY_ATTRIBUTES = "category-culprit-search-attributes"
+
+# Outcomes a person should hear about: recovery ended without the job completing.
+_STOPS_TO_TELL = frozenset(
+    set(Outcome)
+    - {Outcome.RUNNING, Outcome.COMPLETED, Outcome.CANCELLED_BY_USER, Outcome.NOT_MANAGED}
+)
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
@@ -107,7 +119,9 @@ class JobRecoveryWorkflow:
     @workflow.run
     async def run(self, job: JobRecoveryInput) -> JobOutcome:
         if job.not_managed_reason:
-            return self._not_managed(job.not_managed_reason)
+            refused = self._not_managed(job.not_managed_reason)
+            await self._notify_end(NoticeKind.NOT_MANAGED, refused.reason)
+            return refused
         if not self.state.prepared:
             await self._prepare()
         while True:
@@ -120,6 +134,10 @@ class JobRecoveryWorkflow:
                 continue  # stopped: the loop's first check finishes
             outcome = await self._handle(observation)
             if outcome is not None:
+                if outcome.outcome in _STOPS_TO_TELL:
+                    await self._notify_end(
+                        NoticeKind.STOPPED, f"{outcome.outcome}: {outcome.reason}"
+                    )
                 return outcome
 
     async def _handle(self, observation: Observation) -> JobOutcome | None:
@@ -223,6 +241,7 @@ class JobRecoveryWorkflow:
     ) -> JobOutcome | None:
         result = await self._requeue(observation, decision)
         last = self.state.attempts[-1]
+        last.held_at, last.released_at = result.held_at, result.released_at
         if result.requeued:
             last.steps = list(result.steps)
             self.state.ajr_excluded = sorted(
@@ -232,6 +251,20 @@ class JobRecoveryWorkflow:
             self.state.operator_excluded = sorted(
                 set(self.state.operator_excluded) - set(decision.exclude_nodes)
             )
+            if self._notifying():
+                await self._notify(
+                    notices.requeued(
+                        workflow_id=workflow.info().workflow_id,
+                        cluster=self.job.cluster,
+                        job_id=self.job.job_id,
+                        job_name=self.job.job_name,
+                        user=self.job.user_name,
+                        record=last,
+                        excluded=sorted(set(result.excluded_nodes) | set(decision.exclude_nodes)),
+                        max_requeues=self._max_requeues(),
+                        at=workflow.now().timestamp(),
+                    )
+                )
             return await self._continue_next_attempt(observation.attempt + 1)
         if result.ended_state is not None:
             last.steps = list(result.steps)
@@ -413,6 +446,10 @@ class JobRecoveryWorkflow:
         anomaly = records.last_anomaly(observation)
         if anomaly is not None:
             updates.append(sa.AJR_LAST_ANOMALY.value_set(anomaly))
+        if observation.category is not None and workflow.patched(PATCH_CATEGORY_ATTRIBUTES):
+            updates.append(sa.AJR_CATEGORY.value_set(observation.category.value))
+            if observation.culprit_nodes:
+                updates.append(sa.AJR_CULPRIT_NODES.value_set(list(observation.culprit_nodes)))
         workflow.upsert_search_attributes(updates)
         self._show()
         event = records.decision_event(
@@ -423,6 +460,11 @@ class JobRecoveryWorkflow:
             observation=observation,
             decision=decision,
             record=record,
+            attempts=self.state.attempts,
+            job_name=self.job.job_name,
+            user_name=self.job.user_name,
+            partition=self.job.partition,
+            max_requeues=self._max_requeues(),
         )
         try:
             await self._activity(
@@ -477,6 +519,17 @@ class JobRecoveryWorkflow:
                 workflow.logger.warning(
                     "job %s: requeue not verified: %s", self.job.job_id, error.cause
                 )
+                if rounds == 1 and self._notifying():
+                    # Told once per attempt, alongside the pause: never in the way of a retry.
+                    await asyncio.gather(
+                        workflow.sleep(options.ACTION_ROUND_PAUSE),
+                        self._notify_end(
+                            NoticeKind.STUCK,
+                            f"requeue not verified: {error.cause or error}",
+                            attempt=observation.attempt,
+                        ),
+                    )
+                    continue
                 await workflow.sleep(options.ACTION_ROUND_PAUSE)
                 continue
             for step in result.steps:
@@ -494,9 +547,51 @@ class JobRecoveryWorkflow:
                 heartbeat=options.ACTION_HEARTBEAT,
                 retry=options.ACTION_RETRY,
             )
-            self._note(f"attempt {observation.attempt} {result.detail}")
+            # ajr's own cancel is a step it took, not a warning.
+            if self.state.attempts and self.state.attempts[-1].attempt == observation.attempt:
+                self.state.attempts[-1].steps.append(f"cancel: {result.detail}")
+            workflow.logger.info(
+                "job %s: attempt %s %s", self.job.job_id, observation.attempt, result.detail
+            )
         except ActivityError as error:
             self._note(f"could not cancel attempt {observation.attempt}: {error.cause or error}")
+
+    def _notifying(self) -> bool:
+        """Notices are sent when a channel was configured at enrolment (and since the patch)."""
+        return self.job.config.notify and workflow.patched(PATCH_NOTIFY)
+
+    async def _notify_end(
+        self, kind: NoticeKind, reason: str, *, attempt: int | None = None
+    ) -> None:
+        if not self._notifying():
+            return
+        await self._notify(
+            notices.ended(
+                kind=kind,
+                workflow_id=workflow.info().workflow_id,
+                cluster=self.job.cluster,
+                job_id=self.job.job_id,
+                job_name=self.job.job_name,
+                user=self.job.user_name,
+                attempt=self.state.attempt if attempt is None else attempt,
+                reason=reason,
+                at=workflow.now().timestamp(),
+            )
+        )
+
+    async def _notify(self, notice: Notice) -> None:
+        """Send a notice after acting; a channel that fails is noted, never waited on long."""
+        try:
+            await workflow.execute_activity(
+                ActivityName.NOTIFY,
+                notice,
+                result_type=NotifyResult,
+                schedule_to_close_timeout=options.NOTIFY_SCHEDULE_TO_CLOSE,
+                retry_policy=options.NOTIFY_RETRY,
+                summary=f"notify {notice.kind.value}",
+            )
+        except ActivityError as error:
+            self._note(f"notification {notice.kind.value} not sent: {error.cause or error}")
 
     async def _wait_for_resume(self) -> None:
         self.phase = "paused: waiting for resume"
@@ -533,9 +628,16 @@ class JobRecoveryWorkflow:
 
     def _show(self, headline: str = "") -> None:
         """Markdown shown by the Temporal UI; writes no history event."""
+        label = notices.job_label(self.job.job_id, self.job.job_name, self.job.user_name)
+        last = self.state.attempts[-1] if self.state.attempts else None
+        story = (
+            notices.headline(label, last, last.action.value + (" (acted)" if last.acted else ""))
+            if last
+            else label
+        )
         workflow.set_current_details(
             records.details(
-                headline=headline or f"**job {self.job.job_id}**: {self.phase}",
+                headline=f"**{story}**\n\n{headline or self.phase}",
                 state=self.state,
                 max_requeues=self._max_requeues(),
                 observe_only=self.job.config.observe_only,
@@ -626,4 +728,10 @@ class JobRecoveryWorkflow:
             raise ValueError(f"max requeues must be a non-negative integer, got {value!r}")
 
 
-__all__ = ["PATCH_STRAGGLER_CONTINUES_AS_NEW", "JobRecoveryWorkflow", "workflow_id"]
+__all__ = [
+    "PATCH_CATEGORY_ATTRIBUTES",
+    "PATCH_NOTIFY",
+    "PATCH_STRAGGLER_CONTINUES_AS_NEW",
+    "JobRecoveryWorkflow",
+    "workflow_id",
+]

@@ -41,3 +41,14 @@ RECORD_RETRY = RetryPolicy(
     maximum_attempts=3,
     non_retryable_error_types=NON_RETRYABLE,
 )
+
+# Notifications go out after the action, never before it: a few quick tries, then given up
+# (a dead endpoint costs at most NOTIFY_SCHEDULE_TO_CLOSE, and only after recovery acted).
+NOTIFY_SCHEDULE_TO_CLOSE = timedelta(seconds=20)
+NOTIFY_RETRY = RetryPolicy(
+    initial_interval=timedelta(seconds=1),
+    backoff_coefficient=2.0,
+    maximum_interval=timedelta(seconds=4),
+    maximum_attempts=4,
+    non_retryable_error_types=NON_RETRYABLE,
+)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import replace
 
 from models.recovery import (
     Action,
@@ -13,6 +14,7 @@ from models.recovery import (
     Observed,
     RecoveryState,
 )
+from models.slurm import JobState
 from workflows.policy import counts_as_failure, exit_text
 
 # Decisions that change nothing in Slurm: recorded the same whether ajr acts or not.
@@ -40,7 +42,10 @@ def attempt_record(
         observed=observation.kind,
         category=observation.category,
         state=observation.state,
-        exit=exit_text(observation),
+        # A live anomaly is decided while the attempt runs: it has no exit status (yet).
+        exit="running (no exit status)"
+        if observation.kind is not Observed.EXITED and observation.state is JobState.RUNNING
+        else exit_text(observation),
         checkpoints=observation.cursor.checkpoints,
         log_path=observation.cursor.path,
         nodes=observation.nodes,
@@ -57,6 +62,14 @@ def attempt_record(
         last_save_step=observation.cursor.last_save_step,
         last_save_at=observation.cursor.last_save_at,
         interrupted_saves=observation.cursor.interrupted_saves,
+        confidence=observation.confidence,
+        culprit_nodes=list(observation.culprit_nodes),
+        submitted_at=observation.submitted_at,
+        started_at=observation.started_at,
+        ended_at=observation.ended_at,
+        anomaly_at=observation.cursor.anomaly_at,
+        seen_at=observation.seen_at,
+        saves=[list(save) for save in observation.cursor.saves],
     )
 
 
@@ -65,8 +78,10 @@ def with_record(attempts: Sequence[AttemptRecord], record: AttemptRecord) -> lis
     attempt's exit, and the later decision replaces it (one record per attempt and decision)."""
     previous = attempts[-1] if attempts else None
     if previous is not None and previous.attempt == record.attempt and not previous.acted:
-        return [*attempts[:-1], record]
-    return [*attempts, record]
+        attempts = attempts[:-1]
+    # Earlier attempts' saves went to the database with their own decisions: the state that
+    # continue-as-new carries stays small however often a job checkpoints.
+    return [*(replace(a, saves=[]) if a.saves else a for a in attempts), record]
 
 
 def decision_history(
@@ -89,6 +104,11 @@ def decision_event(
     observation: Observation,
     decision: Decision,
     record: AttemptRecord,
+    attempts: Sequence[AttemptRecord] = (),
+    job_name: str = "",
+    user_name: str = "",
+    partition: str = "",
+    max_requeues: int = 0,
 ) -> DecisionEvent:
     return DecisionEvent(
         # Unique per decision: a retried activity or a replay writes it once, and a later
@@ -110,12 +130,29 @@ def decision_event(
         decided_at=record.decided_at,
         # Remembered across jobs only for real failures (not a wait, a success or a cancel).
         culprit_nodes=observation.culprit_nodes if record.failed else [],
+        record=record,
+        earlier=[_timeline(a) for a in attempts if a.attempt < record.attempt],
+        job_name=job_name,
+        user_name=user_name,
+        partition=partition,
+        max_requeues=max_requeues,
     )
+
+
+def _timeline(record: AttemptRecord) -> AttemptRecord:
+    """An earlier attempt's record without its bulk (evidence, saves): its kill and release
+    times are known only after its own decision was written, so they travel with the next."""
+    return replace(record, evidence=[], saves=[], steps=[], reasons=record.reasons[-3:])
 
 
 def last_anomaly(observation: Observation) -> str | None:
     """What the AjrLastAnomaly search attribute says after this observation (None: unchanged)."""
     return None if observation.kind is Observed.REQUEUED else observation.kind.value
+
+
+def _cell(text: str) -> str:
+    """Text safe inside a markdown table cell."""
+    return text.replace("|", "\\|").replace("\n", " ")[:200]
 
 
 def details(
@@ -125,19 +162,28 @@ def details(
     max_requeues: int,
     observe_only: bool,
 ) -> str:
-    """The markdown the Temporal UI shows for a job."""
-    lines = [headline]
-    lines.append(
+    """The markdown the Temporal UI shows for a job: paragraphs separated by blank lines (the
+    UI renders nothing else as markdown) and the attempts as a table."""
+    status = (
         f"requeues {state.attempt} of {max_requeues}, "
         f"excluded {','.join(state.ajr_excluded) or 'none'}"
         + (", **paused**" if state.paused else "")
         + (", observe-only" if observe_only else "")
     )
-    for record in state.attempts[-5:]:
-        lines.append(
-            f"- attempt {record.attempt}: {record.observed} -> {record.action}: "
-            + "; ".join(record.reasons)
-        )
-    for warning in state.warnings[-3:]:
-        lines.append(f"- warning: {warning}")
-    return "\n".join(lines)
+    blocks = [headline, status]
+    if state.attempts:
+        rows = [
+            "| attempt | observed | category | culprit | decision | excluded | reasons |",
+            "|---|---|---|---|---|---|---|",
+        ]
+        for record in state.attempts[-8:]:
+            category = record.category.value if record.category else ""
+            rows.append(
+                f"| {record.attempt} | {record.observed.value} | {category} | "
+                f"{','.join(record.culprit_nodes)} | {record.action.value} | "
+                f"{','.join(record.excluded_nodes)} | {_cell('; '.join(record.reasons))} |"
+            )
+        blocks.append("\n".join(rows))
+    if state.warnings:
+        blocks.append("\n".join(f"- warning: {_cell(w)}" for w in state.warnings[-3:]))
+    return "\n\n".join(blocks)

@@ -12,7 +12,7 @@ from typing import Any
 
 from sqlalchemy import Engine, create_engine
 from sqlalchemy.engine import make_url
-from sqlmodel import Session, SQLModel
+from sqlmodel import Session
 
 import activities.database.tables  # noqa: F401  (registers the tables on SQLModel.metadata)
 
@@ -37,11 +37,6 @@ def make_engine(url: str, **kwargs: Any) -> Engine:
         options["pool_recycle"] = 3600
     options.update(kwargs)
     return create_engine(parsed, **options)
-
-
-def create_tables(engine: Engine) -> None:
-    """Create missing tables (idempotent; no migrations yet: new columns need a new table)."""
-    SQLModel.metadata.create_all(engine)
 
 
 @contextmanager

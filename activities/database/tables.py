@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime
 
-from sqlalchemy import Column, DateTime, Text
+from sqlalchemy import Column, DateTime, Text, UniqueConstraint
 from sqlalchemy.dialects import mysql
 from sqlmodel import Field, SQLModel
 
@@ -71,3 +71,118 @@ class NodeIncident(SQLModel, table=True):
     attempt: int
     observed: str = Field(max_length=32)
     at: datetime = Field(sa_column=_datetime_column())  # UTC, naive
+
+
+def _opt_datetime_column() -> Column[datetime]:
+    return _datetime_column(nullable=True)
+
+
+class AttemptRow(SQLModel, table=True):
+    """One attempt of one job, as ajr last recorded it: upserted by (cluster, job, attempt)."""
+
+    __tablename__ = "attempt_records"
+    __table_args__ = (UniqueConstraint("cluster", "job_id", "attempt", name="uq_attempt"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    cluster: str = Field(max_length=64)
+    job_id: int = Field(index=True)
+    attempt: int
+    job_name: str = Field(default="", max_length=200)
+    user_name: str = Field(default="", max_length=64)
+    partition: str = Field(default="", max_length=64)
+    nodes: str = Field(default="[]", sa_column=Column(Text, nullable=False))  # JSON list
+    state: str = Field(default="", max_length=32)
+    exit: str = Field(default="", max_length=64)
+    observed: str = Field(max_length=32)
+    category: str | None = Field(default=None, max_length=32)
+    confidence: float | None = None
+    culprit_nodes: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    evidence: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    action: str = Field(max_length=32)
+    acted: bool
+    failed: bool = False
+    outcome: str = Field(default="", max_length=64)
+    reasons: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    excluded_nodes: str = Field(default="[]", sa_column=Column(Text, nullable=False))
+    checkpoints: int = 0
+    interrupted_saves: int = 0
+    loaded_step: int | None = None
+    last_save_step: int | None = None
+    submitted_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    started_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    ended_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    anomaly_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    seen_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    decided_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    held_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    released_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    first_step_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    loaded_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    last_save_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    updated_at: datetime = Field(default_factory=utc_now_naive, sa_column=_datetime_column())
+
+
+class CheckpointSave(SQLModel, table=True):
+    """One completed checkpoint save of one attempt (from its log or the telemetry spans)."""
+
+    __tablename__ = "checkpoint_saves"
+    __table_args__ = (
+        UniqueConstraint("cluster", "job_id", "attempt", "saved_at", name="uq_checkpoint_save"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    cluster: str = Field(max_length=64)
+    job_id: int = Field(index=True)
+    attempt: int
+    saved_at: datetime = Field(sa_column=_datetime_column())  # UTC, naive: when it completed
+    step: int | None = None
+    duration_s: float | None = None
+
+
+class JobEfficiencyRecord(SQLModel, table=True):
+    """One row per job, kept current: the KPIs of models/efficiency.py (read by Grafana)."""
+
+    __tablename__ = "job_efficiency_records"
+    __table_args__ = (UniqueConstraint("cluster", "job_id", name="uq_job_efficiency"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    cluster: str = Field(max_length=64)
+    job_id: int = Field(index=True)
+    job_name: str = Field(default="", max_length=200)
+    user_name: str = Field(default="", max_length=64)
+    partition: str = Field(default="", max_length=64)
+    outcome: str = Field(default="", max_length=64)
+    attempts: int = 0
+    failures: int = 0
+    restarts: int = 0
+    restart_successes: int = 0
+    first_submit_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    first_start_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    last_end_at: datetime | None = Field(default=None, sa_column=_opt_datetime_column())
+    span_s: float = 0.0
+    productive_s: float = 0.0
+    downtime_s: float = 0.0
+    recomputed_s: float = 0.0
+    detection_s: float = 0.0
+    shutdown_s: float = 0.0
+    requeue_s: float = 0.0
+    manual_s: float = 0.0
+    restart_s: float = 0.0
+    queue_wait_s: float = 0.0
+    efficiency_pct: float = 100.0
+    ettr: float = 1.0
+    updated_at: datetime = Field(default_factory=utc_now_naive, sa_column=_datetime_column())
+
+
+class NotificationRecord(SQLModel, table=True):
+    """A notification sent (or given up on): its event id makes a retry send nothing twice."""
+
+    __tablename__ = "notifications"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: str = Field(max_length=300, unique=True)
+    cluster: str = Field(max_length=64)
+    job_id: int = Field(index=True)
+    kind: str = Field(max_length=32)
+    channels: str = Field(default="", max_length=200)  # "webhook,slack": where it went
+    sent_at: datetime = Field(sa_column=_datetime_column())

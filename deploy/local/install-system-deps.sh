@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# System packages the integration tests and `ajr dev up` need: Slurm + munge always, and a
+# System packages the integration tests and `ajr dev up` need: Slurm + munge always, Debian's
+# chromium and chromedriver (the Web UI browser test), and a
 # MariaDB server only when no MySQL/MariaDB answers on 127.0.0.1:3306 already.
 # Idempotent: installs nothing when everything is present (then it also runs without root).
 set -euo pipefail
@@ -44,6 +45,11 @@ for daemon in slurmctld slurmd; do
         update-alternatives --set "$daemon" "/usr/sbin/$daemon-wlm"
     fi
 done
+
+# --- Chromium (tests/integration/test_web_ui.py drives the Temporal Web UI headless) ------------
+if ! have chromium || ! have chromedriver; then
+    apt_install --no-install-recommends chromium chromium-driver
+fi
 
 # --- MySQL / MariaDB ----------------------------------------------------------------------
 mysql_answers() {

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import SecretStr
 from temporalio.client import Client, WorkflowHandle
 from temporalio.testing import WorkflowEnvironment
 
@@ -179,6 +180,8 @@ def worker_process(
     for key, value in settings.model_dump().items():
         if value is None:
             continue
+        if isinstance(value, SecretStr):
+            value = value.get_secret_value()
         env[f"AJR_{key.upper()}"] = json.dumps(value) if isinstance(value, list) else str(value)
     env["AJR_TEST_PAUSE_AFTER_HOLD"] = str(pause_after_hold)
     env["AJR_TEST_WORKFLOW"] = workflow

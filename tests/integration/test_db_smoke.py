@@ -1,4 +1,4 @@
-"""Smoke: ajr's tables are created and round-trip on SQLite and on MariaDB/MySQL."""
+"""Smoke: ajr's tables (made by its migrations) round-trip on SQLite and on MariaDB/MySQL."""
 
 from __future__ import annotations
 
@@ -9,7 +9,8 @@ import pytest
 from sqlalchemy.exc import IntegrityError
 from sqlmodel import select
 
-from activities.database.engine import create_tables, make_engine, session_scope
+from activities.database import migrate
+from activities.database.engine import make_engine, session_scope
 from activities.database.tables import DecisionRecord
 
 pytestmark = pytest.mark.integration
@@ -35,8 +36,7 @@ def _record(event_id: str, decided_at: datetime) -> DecisionRecord:
 def test_decision_record_round_trips(db_url: str) -> None:
     engine = make_engine(db_url)
     try:
-        create_tables(engine)
-        create_tables(engine)  # idempotent
+        assert migrate.upgrade(engine) == migrate.head()  # idempotent on an upgraded database
         decided_at = datetime(2026, 11, 21, 23, 59, 58, 123456)
         with session_scope(engine) as session:
             session.add(_record("job-4242/attempt-2/crash", decided_at))

@@ -14,6 +14,8 @@ from pathlib import Path
 import httpx
 import pytest
 
+from activities.database import migrate
+from activities.database.engine import make_engine
 from devstack import DevStack, StackConfig
 from devstack.processes import pid_running
 from devstack.stack import WORKER_NAME
@@ -71,6 +73,10 @@ def test_up_twice_then_down(tmp_path: Path) -> None:
             integration_unavailable("the dev stack", exc)
         recorded = stack.registry.load()
         assert {"slurmctld", "temporal", WORKER_NAME} <= set(recorded)
+        # The worker starts on this release's schema (migrated by `up`, nothing lazy).
+        engine = make_engine(stack.config.effective_database_url)
+        assert migrate.current(engine) == migrate.head()
+        engine.dispose()
         assert Path(recorded[WORKER_NAME].log_file).exists()
 
         env = {**os.environ, **stack.env()}

@@ -3,14 +3,21 @@
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
 
 import pytest
 from sqlmodel import Session, select
 
 from activities.database.engine import make_engine
-from activities.database.tables import DecisionRecord
+from activities.database.tables import (
+    AttemptRow,
+    CheckpointSave,
+    DecisionRecord,
+    JobEfficiencyRecord,
+)
 from activities.records import RecordActivities
-from models.recovery import Action, DecisionEvent, Observed, Outcome
+from models.categories import Category
+from models.recovery import Action, AttemptRecord, DecisionEvent, Observed, Outcome
 
 pytestmark = pytest.mark.integration
 
@@ -38,9 +45,91 @@ def test_records_written_once_with_concurrent_first_writers(db_url: str) -> None
     events = [event(n) for n in range(8)] * 2  # every event twice, as a retried activity would
     with ThreadPoolExecutor(max_workers=8) as pool:
         written = list(pool.map(records.record_decision, events))
-    # a fresh database, 8 threads racing to create the table first
+    # a fresh database, 8 threads racing to write first
     assert sum(result.written for result in written) == 8
     with Session(engine) as session:
         rows = session.exec(select(DecisionRecord)).all()
     assert sorted(r.event_id for r in rows) == sorted({e.event_id for e in events})
     assert rows[0].excluded_nodes == '["node2"]'
+
+
+def _attempt(n: int, **times: float) -> AttemptRecord:
+    return AttemptRecord(
+        attempt=n,
+        observed=Observed.CRASH if n == 0 else Observed.EXITED,
+        category=Category.GPU if n == 0 else None,
+        confidence=0.9 if n == 0 else None,
+        culprit_nodes=["node2"] if n == 0 else [],
+        evidence=["Xid 79 on node2"] if n == 0 else [],
+        action=Action.REQUEUE if n == 0 else Action.COMPLETE,
+        failed=n == 0,
+        acted=n == 0,
+        reasons=["requeue 1 of 3"],
+        excluded_nodes=["node2"] if n == 0 else [],
+        saves=[[100, T0 + 100, 2.0], [200, T0 + 400, 3.5]] if n == 0 else [[300, T0 + 600, 2.5]],
+        **times,
+    )
+
+
+T0 = 1_800_000_000.0
+
+
+def test_attempts_saves_and_kpis_upserted_once_each(db_url: str) -> None:
+    """A crash, its requeue, the completion: every event written twice (retries) gives one
+    attempt row each, the saves once, and the job's KPI row computed from them."""
+    engine = make_engine(db_url)
+    records = RecordActivities(engine)
+    crash = _attempt(0, started_at=T0, anomaly_at=T0 + 450, seen_at=T0 + 452, decided_at=T0 + 452)
+    crash_event = DecisionEvent(
+        event_id="ajr-t-8/0/1/CRASH/requeue/1",
+        cluster="t",
+        job_id=8,
+        attempt=0,
+        observed=Observed.CRASH,
+        action=Action.REQUEUE,
+        acted=True,
+        outcome=Outcome.RUNNING,
+        decided_at=T0 + 452,
+        record=crash,
+        job_name="train",
+        user_name="alice",
+        partition="gpu",
+    )
+    # After the requeue the workflow knows when the attempt was held; the next event says so.
+    held = replace(crash, held_at=T0 + 455, released_at=T0 + 456, evidence=[], saves=[])
+    done = _attempt(1, started_at=T0 + 470, loaded_at=T0 + 480, ended_at=T0 + 900)
+    done_event = replace(
+        crash_event,
+        event_id="ajr-t-8/1/2/EXITED/complete/0",
+        attempt=1,
+        observed=Observed.EXITED,
+        action=Action.COMPLETE,
+        acted=False,
+        outcome=Outcome.COMPLETED,
+        decided_at=T0 + 901,
+        record=done,
+        earlier=[held],
+    )
+    for event in (crash_event, crash_event, done_event, done_event):
+        records.record_decision(event)
+    with Session(engine) as session:
+        rows = session.exec(select(AttemptRow).order_by(AttemptRow.attempt)).all()
+        saves = session.exec(select(CheckpointSave)).all()
+        kpi = session.exec(select(JobEfficiencyRecord)).one()
+    assert [r.attempt for r in rows] == [0, 1]
+    first = rows[0]
+    assert (first.category, first.confidence, first.culprit_nodes) == ("GPU", 0.9, '["node2"]')
+    assert first.evidence == '["Xid 79 on node2"]'  # kept: the earlier record only sets times
+    assert first.held_at is not None and first.held_at.second == (T0 + 455) % 60
+    assert sorted((s.attempt, s.step, s.duration_s) for s in saves) == [
+        (0, 100, 2.0),
+        (0, 200, 3.5),
+        (1, 300, 2.5),
+    ]
+    assert (kpi.job_name, kpi.user_name, kpi.outcome) == ("train", "alice", "completed")
+    assert kpi.failures == 1 and kpi.restart_successes == 1
+    # last save 400 -> crash line 450 -> seen 452 -> held 455 -> start 470 -> load 480
+    assert kpi.downtime_s == pytest.approx(80)
+    assert (kpi.recomputed_s, kpi.detection_s, kpi.shutdown_s) == pytest.approx((50, 2, 3))
+    assert (kpi.requeue_s, kpi.restart_s) == pytest.approx((15, 10))
+    assert kpi.efficiency_pct == pytest.approx(100 * 820 / 900)

@@ -12,10 +12,12 @@ from temporalio import activity
 
 from activities.actions import SlurmActions
 from activities.database.engine import make_engine
+from activities.notify import NotifyActivities
 from activities.records import RecordActivities
 from activities.watch import WatchActivities
 from analysis.signatures import SignatureAnalyzer
 from models.activities import ActivityName
+from models.notifications import Notice, NotifyResult
 from models.recovery import (
     CancelRequest,
     CancelResult,
@@ -42,6 +44,7 @@ CONTRACT: dict[ActivityName, tuple[type, type]] = {
     ActivityName.CANCEL_JOB: (CancelRequest, CancelResult),
     ActivityName.RECORD_DECISION: (DecisionEvent, RecordResult),
     ActivityName.FIND_SUSPECTS: (SuspectQuery, SuspectsResult),
+    ActivityName.NOTIFY: (Notice, NotifyResult),
 }
 
 
@@ -57,6 +60,7 @@ def implementations() -> dict[str, activity._Definition]:
         actions.cancel_job,
         records.record_decision,
         records.find_suspects,
+        NotifyActivities(make_engine("sqlite://")).notify,
     ]
     definitions = [activity._Definition.must_from_callable(fn) for fn in functions]
     return {d.name: d for d in definitions if d.name}

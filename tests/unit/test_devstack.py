@@ -18,6 +18,7 @@ from devstack.processes import check_ports, pid_running, port_holders
 from devstack.temporal import search_attribute_flags
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 from worker.config import Settings
+from worker.demo import slurm_narration, steer_hint
 from worker.dev import stack_config
 
 
@@ -113,6 +114,15 @@ def test_up_refuses_without_root(monkeypatch: pytest.MonkeyPatch, tmp_path: Path
         DevStack(StackConfig(ajr_state_dir=tmp_path)).up()
 
 
+def test_worker_gets_the_notification_settings_given_to_up(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    monkeypatch.setenv("AJR_NOTIFY_WEBHOOK_URL", "http://127.0.0.1:9/hook")
+    env = DevStack(StackConfig(ajr_state_dir=tmp_path, cluster_name="local")).worker_env()
+    assert env["AJR_NOTIFY_WEBHOOK_URL"] == "http://127.0.0.1:9/hook"
+    assert env["AJR_CLUSTER_NAME"] == "local"  # and pointed at the stack
+
+
 def test_search_attributes_fit_the_dev_server_caps() -> None:
     types = Counter(cli_type_name(key) for key in ALL_SEARCH_ATTRIBUTES)
     assert types["Keyword"] <= 10 and all(n <= 3 for t, n in types.items() if t != "Keyword")
@@ -169,3 +179,21 @@ def test_port_held_by_our_own_process_is_fine(tmp_path: Path) -> None:
         check_ports({port: "ours"}, registry)  # no error: `up` twice is harmless
     finally:
         registry.stop("listener")
+
+
+@pytest.mark.parametrize(
+    ("reason", "nodes", "said"),
+    [
+        ("None", "", "Slurm: job 1 PENDING"),
+        ("(null)", "node1", "Slurm: job 1 PENDING on node1"),
+        ("job requeued in held state", "", "Slurm: job 1 PENDING (job requeued in held state)"),
+    ],
+)
+def test_demo_narration_says_no_none(reason: str, nodes: str, said: str) -> None:
+    assert slurm_narration(1, "PENDING", reason, nodes) == said
+
+
+def test_demo_hint_runs_without_the_venv_on_path() -> None:
+    hint = steer_hint("ajr-local-1")
+    ajr = str(Path(sys.executable).parent / "ajr")
+    assert f'eval "$({ajr} dev env)"; temporal workflow query -w ajr-local-1' in hint

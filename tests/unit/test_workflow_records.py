@@ -56,9 +56,16 @@ def test_decision_reasons_say_why_nothing_was_done(
 @pytest.mark.parametrize(
     "observation, decision, failed, exit_text",
     [
-        (CRASH, REQUEUE, True, "signal 11"),
+        # decided while it runs: no exit status yet (not "exit 0")
+        (CRASH, REQUEUE, True, "running (no exit status)"),
         (EXIT_OK, DONE, False, "exit 0"),
-        (CRASH, WATCH, False, "signal 11"),
+        (CRASH, WATCH, False, "running (no exit status)"),
+        (
+            Observation(kind=Observed.EXITED, attempt=1, state=JobState.FAILED, signal=11),
+            REQUEUE,
+            True,
+            "signal 11",
+        ),
     ],
 )
 def test_attempt_record(
@@ -139,10 +146,12 @@ def test_details_markdown() -> None:
         attempt=1, attempts=[rec(0, True)], ajr_excluded=["node1"], paused=True, warnings=["w"]
     )
     text = records.details(headline="**job 7**", state=state, max_requeues=3, observe_only=False)
-    assert text.splitlines() == [
+    assert text.split("\n\n") == [
         "**job 7**",
         "requeues 1 of 3, excluded node1, **paused**",
-        "- attempt 0: CRASH -> requeue: ",
+        "| attempt | observed | category | culprit | decision | excluded | reasons |\n"
+        "|---|---|---|---|---|---|---|\n"
+        "| 0 | CRASH |  |  | requeue |  |  |",
         "- warning: w",
     ]
     assert records.last_anomaly(CRASH) == "CRASH"

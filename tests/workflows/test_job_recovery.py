@@ -9,7 +9,7 @@ import asyncio
 import contextlib
 import uuid
 from collections.abc import AsyncIterator, Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import timedelta
 
 import pytest
@@ -21,6 +21,7 @@ from temporalio.worker import Worker
 
 from devstack import find_executable
 from models.errors import ErrorType
+from models.notifications import Notice, NoticeKind, NotifyResult
 from models.recovery import (
     CancelRequest,
     CancelResult,
@@ -96,6 +97,8 @@ class Stubs:
     records: list[DecisionEvent] = field(default_factory=list)
     suspects: list[Suspect] = field(default_factory=list)
     suspect_queries: list[SuspectQuery] = field(default_factory=list)
+    notices: list[Notice] = field(default_factory=list)
+    notify_fails: bool = False  # a dead endpoint: every try fails
 
     def activities(self) -> list[Callable[..., object]]:
         stubs = self
@@ -148,7 +151,22 @@ class Stubs:
             stubs.suspect_queries.append(query)
             return SuspectsResult([s for s in stubs.suspects if s.node in query.nodes])
 
-        return [watch_attempt, prepare_job, requeue_job, cancel_job, record_decision, find_suspects]
+        @activity.defn(name="notify")
+        async def notify(notice: Notice) -> NotifyResult:
+            if stubs.notify_fails:
+                raise ApplicationError("endpoint down", type=ErrorType.NOTIFY_FAILED.value)
+            stubs.notices.append(notice)
+            return NotifyResult(sent_to=["webhook"])
+
+        return [
+            watch_attempt,
+            prepare_job,
+            requeue_job,
+            cancel_job,
+            record_decision,
+            find_suspects,
+            notify,
+        ]
 
 
 def by_attempt(*observations: Observation | None) -> Script:
@@ -589,3 +607,51 @@ async def test_a_pending_straggler_wait_survives_continue_as_new() -> None:
     assert after.attempt == 1
     (requeue,) = stubs.requeues
     assert requeue.exclude_nodes == ["node3"]
+
+
+async def test_notices_after_acting(time_skipping_env: WorkflowEnvironment) -> None:
+    """Requeued (with the culprit and exclusions), then stopped: sent after each action."""
+    stubs = Stubs(by_attempt(crash(0, nodes=("node3",)), crash(1)))
+    outcome = await run_to_end(time_skipping_env, stubs, job(max_requeue_times=1, notify=True))
+    assert outcome.outcome is Outcome.MAX_REQUEUES
+    assert [(n.kind, n.attempt) for n in stubs.notices] == [
+        (NoticeKind.REQUEUED, 0),
+        (NoticeKind.STOPPED, 1),
+    ]
+    requeued, stopped = stubs.notices
+    assert requeued.culprit_nodes == ["node3"] and "node3" in requeued.excluded_nodes
+    assert requeued.text.startswith("job 42 train attempt 0: CRASH") and "(requeue 1 of 1)" in (
+        requeued.text
+    )
+    assert "stopped_max_requeues" in stopped.reason
+    assert len(stubs.requeues) == 1  # the notice came after the requeue, not instead of it
+
+
+async def test_no_notices_without_a_channel(time_skipping_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(crash(0), crash(1)))
+    await run_to_end(time_skipping_env, stubs, job(max_requeue_times=1))
+    assert stubs.notices == []
+
+
+async def test_not_managed_and_stuck_notices(time_skipping_env: WorkflowEnvironment) -> None:
+    refused = Stubs(by_attempt())
+    payload = replace(job(notify=True), not_managed_reason="max_requeue_times must be >= 0")
+    assert (await run_to_end(time_skipping_env, refused, payload)).outcome is Outcome.NOT_MANAGED
+    assert [(n.kind, n.reason) for n in refused.notices] == [
+        (NoticeKind.NOT_MANAGED, "max_requeue_times must be >= 0")
+    ]
+    stuck = Stubs(by_attempt(crash(0), exited(1, "COMPLETED", 0)), requeue_failures=7)
+    outcome = await run_to_end(time_skipping_env, stuck, job(max_requeue_times=1, notify=True))
+    assert outcome.outcome is Outcome.COMPLETED
+    kinds = [n.kind for n in stuck.notices]
+    assert kinds == [NoticeKind.STUCK, NoticeKind.REQUEUED]  # once per attempt, not per round
+
+
+async def test_a_dead_endpoint_never_stops_recovery(time_skipping_env: WorkflowEnvironment) -> None:
+    stubs = Stubs(by_attempt(crash(0), exited(1, "COMPLETED", 0)), notify_fails=True)
+    worker, handle = await start(time_skipping_env, stubs, job(max_requeue_times=1, notify=True))
+    async with worker:
+        outcome = await handle.result()
+        status = await handle.query(JobRecoveryWorkflow.status)
+    assert outcome.outcome is Outcome.COMPLETED and len(stubs.requeues) == 1
+    assert any("notification requeued not sent" in w for w in status.warnings)

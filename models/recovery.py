@@ -68,6 +68,10 @@ class Outcome(StrEnum):
     VANISHED = "stopped_job_vanished"
     STOPPED_BY_OPERATOR = "stopped_by_operator"
     OBSERVED_ONLY = "ended_observe_only"
+    # Training reached its final iteration, then the job failed in teardown: never requeued.
+    TRAINING_FINISHED = "training_finished"
+    # The requeue budget of the failure's cause (infrastructure or application) is spent.
+    CAUSE_BUDGET = "stopped_cause_budget"
     NOT_MANAGED = "not_managed"
 
 
@@ -87,6 +91,12 @@ class RecoveryConfig:
     different_hardware_exit_codes: list[int] = field(default_factory=lambda: [16])
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False
+    # Recovery policy v2 (workflows/budgets.py): requeue budgets by cause, on top of the job's
+    # and the system's limit; repeated unknown failures wait longer before the next attempt.
+    infrastructure_requeue_budget: int = 20
+    application_requeue_budget: int = 5
+    unknown_backoff_s: float = 30.0
+    unknown_backoff_max_s: float = 600.0
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they
@@ -148,6 +158,8 @@ class LogCursor:
     last_save_step: int | None = None  # its last completed checkpoint save
     last_save_at: float = 0.0
     interrupted_saves: int = 0  # saves it began and never finished
+    # When the log showed training reach its final iteration (0: not seen; analysis/finish.py).
+    training_done_at: float = 0.0
 
 
 @dataclass
@@ -188,6 +200,10 @@ class Decision:
     outcome: Outcome = Outcome.RUNNING
     reasons: list[str] = field(default_factory=list)
     exclude_nodes: list[str] = field(default_factory=list)
+    start_delay_s: int = 0  # back-off before the next attempt may start (repeated unknown)
+    # The budget a requeue is charged to (workflows/budgets.py Cause; "" free of charge);
+    # None: decided without budgets (before recovery policy v2).
+    charge: str | None = None
 
 
 @dataclass
@@ -217,6 +233,10 @@ class AttemptRecord:
     last_save_step: int | None = None
     last_save_at: float = 0.0
     interrupted_saves: int = 0
+    # Which requeue budget the attempt's requeue was charged to (workflows/budgets.py Cause);
+    # "" for none (free: preemption, continuation); None: recorded before budgets existed.
+    charge: str | None = None
+    training_done_at: float = 0.0
 
 
 @dataclass
@@ -294,6 +314,7 @@ class RequeueRequest:
     exclude_nodes: list[str] = field(default_factory=list)
     release_timeout_s: float = 60.0
     live: bool = False  # decided while the attempt ran: requeue only if it still runs
+    start_delay_s: int = 0  # back-off: the next attempt may start this long after release
 
 
 @dataclass

@@ -105,6 +105,13 @@ class Settings(BaseSettings):
     # A node named in failures of this many different jobs within the window is suspect.
     suspect_window: float = Field(default=86400.0, gt=0)
     suspect_min_jobs: int = Field(default=2, ge=2)
+    # Recovery policy v2: requeue budgets by cause (infrastructure: GPU, NODE, NETWORK, STORAGE,
+    # SCHEDULER; application: the job's own and unknown failures), within max_requeues and the
+    # job's own limit; a repeated unknown failure's next attempt waits, doubling each time.
+    infrastructure_requeue_budget: int = Field(default=20, ge=0)
+    application_requeue_budget: int = Field(default=5, ge=0)
+    unknown_backoff: float = Field(default=30.0, ge=0)
+    unknown_backoff_max: float = Field(default=600.0, ge=0)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)

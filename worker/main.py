@@ -47,6 +47,10 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         different_hardware_exit_codes=list(settings.different_hardware_exit_codes),
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,
+        infrastructure_requeue_budget=settings.infrastructure_requeue_budget,
+        application_requeue_budget=settings.application_requeue_budget,
+        unknown_backoff_s=settings.unknown_backoff,
+        unknown_backoff_max_s=settings.unknown_backoff_max,
         analysis=settings.engine_settings(),
     )
 

@@ -70,6 +70,8 @@ Result = TypeVar("Result")
 # once no running history lacks its marker, then remove it.
 # A pending straggler wait no longer holds a run open when the server suggests continue-as-new.
 PATCH_STRAGGLER_CONTINUES_AS_NEW = "straggler-wait-survives-continue-as-new"
+# Recovery policy v2: budgets by cause with back-off, done means done (workflows/budgets.py).
+PATCH_POLICY_V2 = "recovery-policy-v2"
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
@@ -358,6 +360,7 @@ class JobRecoveryWorkflow:
             history=records.decision_history(self.state.attempts, observation),
             operator_exclusions=self.state.operator_excluded,
             suspects=await self._suspects(observation),
+            v2=workflow.patched(PATCH_POLICY_V2),
         )
 
     async def _suspects(self, observation: Observation) -> list[Suspect]:
@@ -446,6 +449,7 @@ class JobRecoveryWorkflow:
             exclude_nodes=decision.exclude_nodes,
             release_timeout_s=self.job.config.release_timeout_s,
             live=observation.kind in LIVE_ANOMALIES,
+            start_delay_s=decision.start_delay_s,
         )
         self.phase = f"requeueing attempt {observation.attempt}"
         self._show()
@@ -626,4 +630,9 @@ class JobRecoveryWorkflow:
             raise ValueError(f"max requeues must be a non-negative integer, got {value!r}")
 
 
-__all__ = ["PATCH_STRAGGLER_CONTINUES_AS_NEW", "JobRecoveryWorkflow", "workflow_id"]
+__all__ = [
+    "PATCH_POLICY_V2",
+    "PATCH_STRAGGLER_CONTINUES_AS_NEW",
+    "JobRecoveryWorkflow",
+    "workflow_id",
+]

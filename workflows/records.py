@@ -57,6 +57,8 @@ def attempt_record(
         last_save_step=observation.cursor.last_save_step,
         last_save_at=observation.cursor.last_save_at,
         interrupted_saves=observation.cursor.interrupted_saves,
+        charge=decision.charge,
+        training_done_at=observation.cursor.training_done_at,
     )
 
 

@@ -90,12 +90,15 @@ class SlurmControl:
     async def make_requeueable(self, job_id: int) -> CommandResult:
         return await self.scontrol("update", f"jobid={job_id}", "Requeue=1")
 
-    async def set_exclusions_and_start_now(self, job_id: int, nodes: list[str]) -> CommandResult:
-        """Exclude `nodes` and make the job eligible now (Slurm's own requeue delay is ~2 min)."""
+    async def set_exclusions_and_start_now(
+        self, job_id: int, nodes: list[str], delay_s: int = 0
+    ) -> CommandResult:
+        """Exclude `nodes` and make the job eligible now (Slurm's own requeue delay is ~2 min),
+        or `delay_s` seconds from now (a back-off)."""
         args = ["update", f"jobid={job_id}"]
         if nodes:
             args.append(f"ExcNodeList={compress_nodes(validate_node_names(nodes))}")
-        args.append("StartTime=now")
+        args.append(f"StartTime=now+{int(delay_s)}" if delay_s > 0 else "StartTime=now")
         return await self.scontrol(*args)
 
     async def cancel(self, job_id: int) -> CommandResult:

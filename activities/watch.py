@@ -316,6 +316,7 @@ class _AttemptWatcher:
         if seen.last_save_at is not None:
             cursor.last_save_step, cursor.last_save_at = seen.last_save_step, seen.last_save_at
         cursor.interrupted_saves = seen.interrupted_saves
+        cursor.training_done_at = seen.training_done_at or 0.0
 
     def _beat(self, force: bool = False) -> None:
         now = self.owner._clock.monotonic()

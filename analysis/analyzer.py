@@ -47,6 +47,7 @@ class Milestones:
     last_save_step: int | None = None  # the last checkpoint it finished saving
     last_save_at: float | None = None
     interrupted_saves: int = 0  # saves begun and never finished
+    training_done_at: float | None = None  # the log showed the final iteration (finish.py)
 
 
 class LogAnalyzer(Protocol):

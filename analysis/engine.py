@@ -74,6 +74,7 @@ from analysis.detectors import (
     parse_progress,
     phase_marker,
 )
+from analysis.finish import FinishWatch
 from analysis.layout import block_layout
 from analysis.lines import parse_timestamp, split_prefix
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
@@ -148,6 +149,9 @@ class LogEngine:
         self._other_phase: tuple[str, float] | None = None
 
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
+        # Done means done: when the log showed training reach its final iteration.
+        self._finish = FinishWatch()
+        self._finished_at: float | None = None
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
         self._stragglers: dict[int, str | None] = {}
@@ -207,6 +211,8 @@ class LogEngine:
             last_save_step=save[0],
             last_save_at=save[1],
             interrupted_saves=self.interrupted_saves,
+            # A save begun after the last step and never finished: the end is not safe yet.
+            training_done_at=self._finished_at if self._open_save is None else None,
         )
 
     def feed(self, line: str, at: float) -> Finding | None:
@@ -464,6 +470,8 @@ class LogEngine:
             "crashed": self._crashed,
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
+            "finished_at": self._finished_at,
+            "finish": [self._finish.bar_total, self._finish.telemetry_error],
             "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
             "throughput": {
                 metric: {
@@ -512,6 +520,9 @@ class LogEngine:
             first_progress = _opt_float(state.get("first_progress_at"))
             first_after_load = _opt_float(state.get("first_progress_after_load"))
             interrupted = int(state.get("interrupted_saves") or 0)
+            finished_at = _opt_float(state.get("finished_at"))
+            bar_total, telemetry_error = state.get("finish") or (0, False)
+            finish = FinishWatch(int(bar_total), bool(telemetry_error))
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at
@@ -540,6 +551,7 @@ class LogEngine:
         self._crashed = bool(state.get("crashed"))
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
+        self._finished_at, self._finish = finished_at, finish
         balance = state.get("balance")
         if isinstance(balance, list) and len(balance) == 3:
             rank, streak, confirmed = balance
@@ -555,6 +567,8 @@ class LogEngine:
         signal = self._tb.feed(line, self._names)
         if signal is not None or self._tb.consumed:
             return signal
+        if self._finished_at is None and not self._crashed and self._finish.feed(line):
+            self._finished_at = at
         if quiet_nccl_info(line):
             return None
         if self._table is not None:

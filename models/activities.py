@@ -17,3 +17,4 @@ class ActivityName(StrEnum):
     CANCEL_JOB = "cancel_job"
     RECORD_DECISION = "record_decision"
     FIND_SUSPECTS = "find_suspects"
+    QUARANTINE_NODE = "quarantine_node"

@@ -97,6 +97,11 @@ class RecoveryConfig:
     application_requeue_budget: int = 5
     unknown_backoff_s: float = 30.0
     unknown_backoff_max_s: float = 600.0
+    # Node quarantine (workflows/quarantine.py): off | suggest | drain, at most this many nodes
+    # drained by ajr per day, none again within the hold-off after a return to service.
+    node_quarantine: str = "suggest"
+    quarantine_max_per_day: int = 2
+    quarantine_holdoff_s: float = 86400.0
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they

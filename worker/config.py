@@ -112,6 +112,16 @@ class Settings(BaseSettings):
     application_requeue_budget: int = Field(default=5, ge=0)
     unknown_backoff: float = Field(default=30.0, ge=0)
     unknown_backoff_max: float = Field(default=600.0, ge=0)
+    # Node quarantine: off | suggest (record and show, change nothing) | drain (scontrol
+    # update State=DRAIN Reason="ajr: ..."), at most max_per_day nodes a day by ajr itself, and
+    # a node returned to service is not drained again by ajr within the hold-off.
+    node_quarantine: Literal["off", "suggest", "drain"] = "suggest"
+    node_quarantine_max_per_day: int = Field(default=2, ge=0)
+    node_quarantine_holdoff: float = Field(default=86400.0, ge=0)
+    # `ajr node resume` runs this argument list first ("{node}" replaced by the node's name);
+    # the node returns to service only if it exits 0. Empty: no check.
+    node_healthcheck: StrList = []
+    node_healthcheck_timeout: float = Field(default=600.0, gt=0)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)
@@ -142,6 +152,7 @@ class Settings(BaseSettings):
         "checkpoint_patterns",
         "extra_checkpoint_patterns",
         "checkpoint_start_patterns",
+        "node_healthcheck",
         mode="before",
     )(_split_list)
 

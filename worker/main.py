@@ -16,6 +16,8 @@ from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
 from activities.database.engine import make_engine
+from activities.database.quarantine import QuarantineLog
+from activities.quarantine import QuarantineActivities
 from activities.records import RecordActivities
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
@@ -51,6 +53,9 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         application_requeue_budget=settings.application_requeue_budget,
         unknown_backoff_s=settings.unknown_backoff,
         unknown_backoff_max_s=settings.unknown_backoff_max,
+        node_quarantine=settings.node_quarantine,
+        quarantine_max_per_day=settings.node_quarantine_max_per_day,
+        quarantine_holdoff_s=settings.node_quarantine_holdoff,
         analysis=settings.engine_settings(),
     )
 
@@ -120,7 +125,10 @@ def build(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
     actions = SlurmActions(control)
-    records = RecordActivities(make_engine(settings.database_url))
+    engine = make_engine(settings.database_url)
+    records = RecordActivities(engine)
+    # Quarantine always goes to slurmctld (node state is no seam of the job fakes).
+    quarantine = QuarantineActivities(SlurmControl(runner), QuarantineLog(engine))
     worker = Worker(
         client,
         task_queue=settings.task_queue,
@@ -132,6 +140,7 @@ def build(
             actions.cancel_job,
             records.record_decision,
             records.find_suspects,
+            quarantine.quarantine_node,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(

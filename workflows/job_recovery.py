@@ -25,6 +25,7 @@ with workflow.unsafe.imports_passed_through():
     from models import search_attributes as sa
     from models.activities import ActivityName
     from models.errors import ErrorType
+    from models.quarantine import QuarantineRequest, QuarantineResult
     from models.recovery import (
         CANCEL_ON_STOP,
         LIVE_ANOMALIES,
@@ -56,6 +57,7 @@ with workflow.unsafe.imports_passed_through():
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
     from workflows import options, records
+    from workflows import quarantine as quarantine_rule
     from workflows.policy import (
         STOPS_RECOVERY,
         decide,
@@ -94,6 +96,7 @@ class JobRecoveryWorkflow:
         self.outcome = Outcome.NOT_MANAGED if job.not_managed_reason else Outcome.RUNNING
         self.phase = "enrolled"
         self.position = self._carried_position()
+        self._suspects_seen: list[Suspect] = []  # of the last decision: quarantine candidates
 
     def _carried_position(self) -> WatchPosition:
         """Where the watch of this attempt stands: carried from the previous run, or fresh."""
@@ -140,6 +143,7 @@ class JobRecoveryWorkflow:
         await self._record(
             observation, decision, acted=acting and decision.action not in records.PASSIVE
         )
+        await self._quarantine(observation, acting)
         if observation.kind is Observed.LOG_MISSING:
             self._note(observation.detail)
             self._keep_watching(observation)  # the attempt's state is still watched
@@ -353,15 +357,55 @@ class JobRecoveryWorkflow:
         return observation
 
     async def _decide(self, observation: Observation) -> Decision:
+        self._suspects_seen = await self._suspects(observation)
         return decide(
             observation,
             config=self.job.config,
             max_requeues=self._max_requeues(),
             history=records.decision_history(self.state.attempts, observation),
             operator_exclusions=self.state.operator_excluded,
-            suspects=await self._suspects(observation),
+            suspects=self._suspects_seen,
             v2=workflow.patched(PATCH_POLICY_V2),
         )
+
+    async def _quarantine(self, observation: Observation, acting: bool) -> None:
+        """Drain (or suggest draining) the nodes this failure condemns (policy v2)."""
+        config = self.job.config
+        if (
+            config.node_quarantine == "off"
+            or not may_implicate_nodes(observation)
+            or not workflow.patched(PATCH_POLICY_V2)
+        ):
+            return
+        mode = quarantine_rule.effective_mode(config.node_quarantine, acting=acting)
+        for candidate in quarantine_rule.candidates(observation, self._suspects_seen):
+            request = QuarantineRequest(
+                cluster=self.job.cluster,
+                node=candidate.node,
+                category=candidate.category,
+                evidence=candidate.evidence,
+                job_id=self.job.job_id,
+                mode=mode,
+                now=workflow.now().timestamp(),
+                max_per_day=config.quarantine_max_per_day,
+                holdoff_s=config.quarantine_holdoff_s,
+                event_id=f"{workflow.info().workflow_id}/{observation.attempt}/{candidate.node}",
+            )
+            try:
+                result = await self._activity(
+                    ActivityName.QUARANTINE_NODE,
+                    request,
+                    QuarantineResult,
+                    start_to_close=options.ACTION_START_TO_CLOSE,
+                    retry=options.ACTION_RETRY,
+                    summary=f"quarantine {candidate.node} ({mode.value})",
+                )
+            except ActivityError as error:
+                self._note(f"quarantine of {candidate.node} failed: {error.cause or error}")
+                continue
+            note = f"node {result.node} quarantine: {result.action.value} ({result.detail})"
+            self.state.attempts[-1].reasons.append(note)
+            self._note(note)
 
     async def _suspects(self, observation: Observation) -> list[Suspect]:
         """Nodes of this failed attempt that other jobs' failures implicated too."""

@@ -12,7 +12,11 @@ from temporalio import activity
 
 from activities.actions import SlurmActions
 from activities.database.engine import make_engine
+from activities.database.quarantine import QuarantineLog
+from activities.quarantine import QuarantineActivities
 from activities.records import RecordActivities
+from activities.slurm.control import SlurmControl
+from activities.slurm.runner import SlurmRunner
 from activities.watch import WatchActivities
 from analysis.signatures import SignatureAnalyzer
 from models.activities import ActivityName
@@ -29,6 +33,7 @@ from models.recovery import (
     SuspectsResult,
     WatchRequest,
 )
+from models.quarantine import QuarantineRequest, QuarantineResult
 from models.suspects import SuspectQuery
 from tests.fakes import FakePoller, FakeSlurm
 
@@ -42,6 +47,7 @@ CONTRACT: dict[ActivityName, tuple[type, type]] = {
     ActivityName.CANCEL_JOB: (CancelRequest, CancelResult),
     ActivityName.RECORD_DECISION: (DecisionEvent, RecordResult),
     ActivityName.FIND_SUSPECTS: (SuspectQuery, SuspectsResult),
+    ActivityName.QUARANTINE_NODE: (QuarantineRequest, QuarantineResult),
 }
 
 
@@ -50,6 +56,7 @@ def implementations() -> dict[str, activity._Definition]:
     watch = WatchActivities(FakePoller(), slurm, SignatureAnalyzer)
     actions = SlurmActions(slurm)
     records = RecordActivities(make_engine("sqlite://"))
+    quarantine = QuarantineActivities(SlurmControl(SlurmRunner()), QuarantineLog(records._engine))
     functions = [
         watch.watch_attempt,
         actions.prepare_job,
@@ -57,6 +64,7 @@ def implementations() -> dict[str, activity._Definition]:
         actions.cancel_job,
         records.record_decision,
         records.find_suspects,
+        quarantine.quarantine_node,
     ]
     definitions = [activity._Definition.must_from_callable(fn) for fn in functions]
     return {d.name: d for d in definitions if d.name}

@@ -18,7 +18,7 @@ from models.recovery import Observation
 from models.suspects import Suspect
 
 UNAMBIGUOUS_XIDS = frozenset({48, 79, 94, 95, 119})
-_XID = re.compile(r"\bXid\b[^:]*:\s*(\d+)", re.IGNORECASE)
+_XID = re.compile(r"\bXid\b(?:\s*\([^)]*\))?\s*:?\s*(\d+)", re.IGNORECASE)  # "Xid (PCI:..): 79"
 _HARDWARE = re.compile(
     r"fallen off the bus|double[- ]bit ECC|\bDBE\b|uncorrectable ECC", re.IGNORECASE
 )

@@ -20,6 +20,7 @@ from activities.slurm.runner import SlurmRunner
 from activities.watch import WatchActivities
 from analysis.signatures import SignatureAnalyzer
 from models.activities import ActivityName
+from models.quarantine import QuarantineRequest, QuarantineResult
 from models.recovery import (
     CancelRequest,
     CancelResult,
@@ -33,7 +34,6 @@ from models.recovery import (
     SuspectsResult,
     WatchRequest,
 )
-from models.quarantine import QuarantineRequest, QuarantineResult
 from models.suspects import SuspectQuery
 from tests.fakes import FakePoller, FakeSlurm
 

@@ -18,3 +18,4 @@ class ActivityName(StrEnum):
     RECORD_DECISION = "record_decision"
     FIND_SUSPECTS = "find_suspects"
     QUARANTINE_NODE = "quarantine_node"
+    WRITE_ROLLBACK = "write_rollback"

@@ -102,6 +102,10 @@ class RecoveryConfig:
     node_quarantine: str = "suggest"
     quarantine_max_per_day: int = 2
     quarantine_holdoff_s: float = 86400.0
+    # Checkpoint rollback (workflows/rollback.py): a failure counts as "right after loading"
+    # within this many seconds of the load.
+    checkpoint_rollback: bool = True
+    rollback_window_s: float = 1800.0
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they
@@ -269,6 +273,8 @@ class RecoveryState:
     prepared: bool = False  # enrolment actions (Requeue=1) done
     stop_requested: bool = False  # the operator's `stop`: survives continue-as-new
     stop_reason: str = ""
+    # Checkpoint steps ajr told the job to roll back from: never again (workflows/rollback.py).
+    rolled_back_from: list[int] = field(default_factory=list)
     # Mid-attempt continue-as-new: where the watch of the attempt stands (None: from the top).
     watch: WatchPosition | None = None
     # The same, as runs continued by releases before `watch` existed wrote it: read, never written.

@@ -122,6 +122,10 @@ class Settings(BaseSettings):
     # the node returns to service only if it exits 0. Empty: no check.
     node_healthcheck: StrList = []
     node_healthcheck_timeout: float = Field(default=600.0, gt=0)
+    # Checkpoint rollback: the same failure twice within this many seconds of loading the same
+    # checkpoint -> the next attempt is told (ajr_rollback_<job>.json) to load the one before.
+    checkpoint_rollback: bool = True
+    rollback_window: float = Field(default=1800.0, gt=0)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)

@@ -19,6 +19,7 @@ from activities.database.engine import make_engine
 from activities.database.quarantine import QuarantineLog
 from activities.quarantine import QuarantineActivities
 from activities.records import RecordActivities
+from activities.rollback import RollbackActivities
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
@@ -56,6 +57,8 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         node_quarantine=settings.node_quarantine,
         quarantine_max_per_day=settings.node_quarantine_max_per_day,
         quarantine_holdoff_s=settings.node_quarantine_holdoff,
+        checkpoint_rollback=settings.checkpoint_rollback,
+        rollback_window_s=settings.rollback_window,
         analysis=settings.engine_settings(),
     )
 
@@ -129,6 +132,7 @@ def build(
     records = RecordActivities(engine)
     # Quarantine always goes to slurmctld (node state is no seam of the job fakes).
     quarantine = QuarantineActivities(SlurmControl(runner), QuarantineLog(engine))
+    rollback = RollbackActivities(SlurmControl(runner))
     worker = Worker(
         client,
         task_queue=settings.task_queue,
@@ -141,6 +145,7 @@ def build(
             records.record_decision,
             records.find_suspects,
             quarantine.quarantine_node,
+            rollback.write_rollback,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(

@@ -54,10 +54,12 @@ with workflow.unsafe.imports_passed_through():
         WatchPosition,
         WatchRequest,
     )
+    from models.rollback import RollbackRequest, RollbackResult
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
     from workflows import options, records
     from workflows import quarantine as quarantine_rule
+    from workflows import rollback as rollback_rule
     from workflows.policy import (
         STOPS_RECOVERY,
         decide,
@@ -227,6 +229,7 @@ class JobRecoveryWorkflow:
     async def _requeue_and_continue(
         self, observation: Observation, decision: Decision
     ) -> JobOutcome | None:
+        await self._rollback(observation)
         result = await self._requeue(observation, decision)
         last = self.state.attempts[-1]
         if result.requeued:
@@ -367,6 +370,52 @@ class JobRecoveryWorkflow:
             suspects=self._suspects_seen,
             v2=workflow.patched(PATCH_POLICY_V2),
         )
+
+    async def _rollback(self, observation: Observation) -> None:
+        """Tell the next attempt to load an older checkpoint when this one keeps failing the
+        same way right after loading it (policy v2; workflows/rollback.py)."""
+        config = self.job.config
+        if not config.checkpoint_rollback or not workflow.patched(PATCH_POLICY_V2):
+            return
+        now = workflow.now().timestamp()
+        plan = rollback_rule.plan(
+            rollback_rule.from_observation(observation, now),
+            [r for r in self.state.attempts if r.attempt < observation.attempt],
+            window_s=config.rollback_window_s,
+            rolled_back_from=self.state.rolled_back_from,
+        )
+        if plan is None:
+            return
+        avoid = sorted({*self.state.rolled_back_from, plan.bad_step})
+        try:
+            result = await self._activity(
+                ActivityName.WRITE_ROLLBACK,
+                RollbackRequest(
+                    job_id=self.job.job_id,
+                    user_name=self.job.user_name,
+                    attempt=observation.attempt,
+                    load_before_step=plan.bad_step,
+                    load_step=plan.load_step,
+                    avoid_steps=avoid,
+                    reason=plan.reason,
+                    written_at=now,
+                ),
+                RollbackResult,
+                start_to_close=options.ACTION_START_TO_CLOSE,
+                retry=options.ACTION_RETRY,
+            )
+        except ActivityError as error:
+            self._note(f"rollback not told to the job: {error.cause or error}")
+            return
+        # Tried once, whatever came of the write: never planned from this step again.
+        self.state.rolled_back_from = avoid
+        note = (
+            f"checkpoint rollback: {plan.reason} ({result.path})"
+            if result.written
+            else f"checkpoint rollback not written: {result.detail}"
+        )
+        self.state.attempts[-1].reasons.append(note)
+        self._note(note)
 
     async def _quarantine(self, observation: Observation, acting: bool) -> None:
         """Drain (or suggest draining) the nodes this failure condemns (policy v2)."""

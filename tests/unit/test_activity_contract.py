@@ -15,6 +15,7 @@ from activities.database.engine import make_engine
 from activities.database.quarantine import QuarantineLog
 from activities.quarantine import QuarantineActivities
 from activities.records import RecordActivities
+from activities.rollback import RollbackActivities
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
 from activities.watch import WatchActivities
@@ -34,6 +35,7 @@ from models.recovery import (
     SuspectsResult,
     WatchRequest,
 )
+from models.rollback import RollbackRequest, RollbackResult
 from models.suspects import SuspectQuery
 from tests.fakes import FakePoller, FakeSlurm
 
@@ -48,6 +50,7 @@ CONTRACT: dict[ActivityName, tuple[type, type]] = {
     ActivityName.RECORD_DECISION: (DecisionEvent, RecordResult),
     ActivityName.FIND_SUSPECTS: (SuspectQuery, SuspectsResult),
     ActivityName.QUARANTINE_NODE: (QuarantineRequest, QuarantineResult),
+    ActivityName.WRITE_ROLLBACK: (RollbackRequest, RollbackResult),
 }
 
 
@@ -65,6 +68,7 @@ def implementations() -> dict[str, activity._Definition]:
         records.record_decision,
         records.find_suspects,
         quarantine.quarantine_node,
+        RollbackActivities(SlurmControl(SlurmRunner())).write_rollback,
     ]
     definitions = [activity._Definition.must_from_callable(fn) for fn in functions]
     return {d.name: d for d in definitions if d.name}

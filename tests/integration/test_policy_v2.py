@@ -7,6 +7,7 @@ done means done (a job that trained to its last iteration and fails in teardown 
 from __future__ import annotations
 
 import asyncio
+import json
 import time
 
 import pytest
@@ -129,3 +130,52 @@ async def test_repeated_unknown_failure_backs_off(start_ajr, slurm_cluster, work
         assert "back-off" in " ".join(records[1].reasons)
         # without the back-off the third attempt fails ~4 s after the second (2 s of work)
         assert records[2].decided_at - records[1].decided_at >= 8.0
+
+
+ROLLBACK_STEP = """#!/bin/bash
+# The training script's side of checkpoint rollback: read ajr's advice before loading.
+advice="ajr_rollback_${SLURM_JOB_ID}.json"
+if [ -f "$advice" ]; then
+  read_step='import json,sys; print(json.load(open(sys.argv[1]))["load_before_step"])'
+  before=$(python3 -c "$read_step" "$advice")
+  echo "rollback advised: loading the checkpoint before step $before"
+  echo " successfully loaded checkpoint from /ckpt/iter_0000005 [ t 1/1, p 1/1 ] at iteration 5"
+  echo " [2026-11-21 10:00:09] iteration        6/      10 | elapsed time per iteration (ms): 300 |"
+  sleep 1
+  exit 0
+fi
+echo " successfully loaded checkpoint from /ckpt/iter_0000010 [ t 1/1, p 1/1 ] at iteration 10"
+sleep 1
+echo "Rank0: (1) segmentation fault: artificial segfault"
+sleep 60
+"""
+
+
+async def test_bad_checkpoint_is_rolled_back(start_ajr, slurm_cluster, workdir, sqlite_url):
+    """Loading checkpoint 10 is followed by the same crash twice: the third attempt is told to
+    load the one before 10, does, and completes."""
+    step = workdir / "rollback_step.sh"
+    step.write_text(ROLLBACK_STEP)
+    script = f"""#!/bin/bash
+#SBATCH -t 00:05:00
+#SBATCH --comment='{{"APS": {{"max_requeue_times": 3}}}}'
+DATETIME=`date +'date_%y-%m-%d_time_%H-%M-%S'`
+srun -l -u --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
+"""
+    async with start_ajr(sqlite_url, unknown_backoff=0.0) as ajr:
+        job_id = ajr.submit(script, name="rollback")
+        outcome = await ajr.outcome(job_id, timeout=120)
+        assert outcome.outcome is Outcome.COMPLETED, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.action, r.loaded_step) for r in records] == [
+            (0, "requeue", 10),
+            (1, "requeue", 10),
+            (2, "complete", 5),  # the attempt after the advice loaded the older checkpoint
+        ]
+        assert not any("rollback" in r for r in records[0].reasons)  # once is no pattern
+        assert any("checkpoint rollback" in r for r in records[1].reasons), records[1].reasons
+        advice = json.loads((workdir / f"ajr_rollback_{job_id}.json").read_text())
+        assert advice["load_before_step"] == 10 and advice["avoid_steps"] == [10]
+        assert advice["attempt"] == 1
+        logs = ajr.log_files("rollback", job_id)
+        assert "rollback advised: loading the checkpoint before step 10" in logs[-1].read_text()

@@ -48,6 +48,7 @@ class Milestones:
     last_save_at: float | None = None
     interrupted_saves: int = 0  # saves begun and never finished
     training_done_at: float | None = None  # the log showed the final iteration (finish.py)
+    in_job_restarter: bool = False  # an in-job restarter runs the job (restarter.py)
 
 
 class LogAnalyzer(Protocol):

@@ -169,6 +169,7 @@ class LogCursor:
     interrupted_saves: int = 0  # saves it began and never finished
     # When the log showed training reach its final iteration (0: not seen; analysis/finish.py).
     training_done_at: float = 0.0
+    in_job_restarter: bool = False  # the log names an in-job restarter (analysis/restarter.py)
 
 
 @dataclass
@@ -291,6 +292,7 @@ class JobRecoveryInput:
     partition: str = ""
     mode: AutoResumeMode = AutoResumeMode.REQUEUE
     max_requeue_times: int | None = None  # the job's own limit from its comment
+    in_job_restarter: str = ""  # "nvrx": APS says the job restarts in place (ft_launcher)
     enrolled_by: str = "comment"  # "comment" or "partition"
     not_managed_reason: str = ""  # set: the job asked for APS but its directive is invalid
     config: RecoveryConfig = field(default_factory=RecoveryConfig)

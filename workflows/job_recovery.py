@@ -150,6 +150,11 @@ class JobRecoveryWorkflow:
             self._note(observation.detail)
             self._keep_watching(observation)  # the attempt's state is still watched
             return None
+        if decision.action is Action.WATCH and observation.kind in LIVE_ANOMALIES:
+            # Policy v2: an in-job restarter handles it in place; watch the attempt on.
+            self._note(decision.reasons[-1])
+            self._keep_watching(observation)
+            return None
         if decision.action is Action.WATCH:
             return await self._continue_next_attempt(observation.restart_count)
         if decision.action is Action.COMPLETE:
@@ -369,6 +374,7 @@ class JobRecoveryWorkflow:
             operator_exclusions=self.state.operator_excluded,
             suspects=self._suspects_seen,
             v2=workflow.patched(PATCH_POLICY_V2),
+            in_job_restarter=self.job.in_job_restarter == "nvrx",
         )
 
     async def _rollback(self, observation: Observation) -> None:

@@ -88,6 +88,7 @@ def decide(
     operator_exclusions: Sequence[str] = (),
     suspects: Sequence[Suspect] = (),
     v2: bool = False,
+    in_job_restarter: bool = False,
 ) -> Decision:
     """The decision for one observation. `history` holds the earlier attempts, oldest first.
 
@@ -127,6 +128,15 @@ def decide(
         reasons.append(f"evidence: {observation.evidence[0][:300]}")
     if v2 and training_finished(observation):
         return _finished(observation, reasons)
+    if v2 and kind is Observed.CRASH and (in_job_restarter or observation.cursor.in_job_restarter):
+        return Decision(
+            Action.WATCH,
+            reasons=[
+                *reasons,
+                "an in-job restarter (NVRx ft_launcher) restarts it in place: ajr acts when "
+                "it gives up (the job's exit)",
+            ],
+        )
     if observation.requeue_warranted is False:
         return _stop(
             observation,

@@ -30,7 +30,9 @@ CONFIG = RecoveryConfig(
 
 def obs(kind=Observed.EXITED, state="FAILED", exit_code=1, category=None, attempt=0, **kw):
     cursor = LogCursor(
-        checkpoints=kw.pop("checkpoints", 0), training_done_at=kw.pop("done_at", 0.0)
+        checkpoints=kw.pop("checkpoints", 0),
+        training_done_at=kw.pop("done_at", 0.0),
+        in_job_restarter=kw.pop("restarter", False),
     )
     return Observation(
         kind=kind,
@@ -266,3 +268,53 @@ def test_without_v2_the_restart_count_is_the_limit():
     assert (old.action, old.outcome, old.charge) == (Action.CANCEL, Outcome.MAX_REQUEUES, None)
     done = obs(done_at=50.0)
     assert decide(done, config=CONFIG, max_requeues=5, history=[]).action is Action.REQUEUE
+
+
+@pytest.mark.parametrize(
+    ("observation", "flag", "v2", "action", "outcome"),
+    [
+        # an in-job restarter (NVRx ft_launcher) restarts a crash in place: ajr watches on
+        (obs(kind=Observed.CRASH, state="RUNNING", category="GPU"), True, True, Action.WATCH, None),
+        # ... recognised from the log alone
+        (
+            obs(kind=Observed.CRASH, state="RUNNING", category="GPU", restarter=True),
+            False,
+            True,
+            Action.WATCH,
+            None,
+        ),
+        # it gave up: 93 means do not requeue
+        (obs(exit_code=93, restarter=True), True, True, Action.STOP, Outcome.TERMINAL_EXIT),
+        # any other exit: requeue as usual
+        (obs(exit_code=1, category="GPU", restarter=True), True, True, Action.REQUEUE, None),
+        # a hang is still ajr's
+        (obs(kind=Observed.HANG, state="RUNNING"), True, True, Action.REQUEUE, None),
+        # no restarter: a crash is requeued; nor before policy v2
+        (
+            obs(kind=Observed.CRASH, state="RUNNING", category="GPU"),
+            False,
+            True,
+            Action.REQUEUE,
+            None,
+        ),
+        (
+            obs(kind=Observed.CRASH, state="RUNNING", category="GPU"),
+            True,
+            False,
+            Action.REQUEUE,
+            None,
+        ),
+    ],
+)
+def test_in_job_restarter(observation, flag, v2, action, outcome):
+    decision = decide(
+        observation,
+        config=CONFIG,
+        max_requeues=5,
+        history=[],
+        v2=v2,
+        in_job_restarter=flag,
+    )
+    assert decision.action is action, decision.reasons
+    if outcome is not None:
+        assert decision.outcome is outcome

@@ -93,3 +93,31 @@ def test_not_finished_midway():
     engine = _engine()
     engine.feed(MEGATRON.format(n=3, total=5), 1.0)
     assert engine.milestones().training_done_at is None
+
+
+@pytest.mark.parametrize(
+    ("line", "restarter"),
+    [
+        (
+            "[2026-11-21 10:00:00] INFO nvidia_resiliency_ext.fault_tolerance.launcher: starting",
+            True,
+        ),
+        (
+            "[WARNING] [RankMonitorServer:34] Did not get subsequent heartbeat. Waited 171.9 s.",
+            True,
+        ),
+        ("+ ft_launcher --nnodes=2 --nproc-per-node=8 train.py", True),
+        (MEGATRON.format(n=3, total=5), False),
+        (
+            "torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4 SIGTERM",
+            False,
+        ),
+    ],
+)
+def test_in_job_restarter_is_recognised(line, restarter):
+    engine = _engine()
+    engine.feed(line, 1.0)
+    assert engine.milestones().in_job_restarter is restarter
+    resumed = _engine()
+    assert resumed.restore_state(engine.export_state())
+    assert resumed.milestones().in_job_restarter is restarter

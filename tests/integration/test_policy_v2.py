@@ -179,3 +179,47 @@ srun -l -u --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
         assert advice["attempt"] == 1
         logs = ajr.log_files("rollback", job_id)
         assert "rollback advised: loading the checkpoint before step 10" in logs[-1].read_text()
+
+
+def ft_launcher_job(last_exit: str) -> str:
+    """A job run by NVRx ft_launcher: a rank crashes, the launcher restarts it in place, and
+    finally gives up with `last_exit` (on the first attempt; a requeued attempt succeeds)."""
+    before = (
+        "echo '[ft_launcher] nvidia_resiliency_ext.fault_tolerance.launcher: starting 1 worker'"
+        f" && {megatron(2, 10)}"
+    )
+    after = (
+        "sleep 2 && echo '[ft_launcher] restarting workers in place (restart 1 of 3)' && "
+        f"{megatron(3, 10)} && "
+        f"if [ \\${{SLURM_RESTART_COUNT:-0}} = 0 ]; then {last_exit}; fi"
+    )
+    return seed_script(comment=ONE_REQUEUE, before=before, crash_line=SEGFAULT, after=after)
+
+
+async def test_in_job_restarter_is_left_to_restart(start_ajr, slurm_cluster, workdir, sqlite_url):
+    async with start_ajr(sqlite_url) as ajr:
+        gives_up = ajr.submit(ft_launcher_job("exit 93"), name="ftgivesup")
+        fails = ajr.submit(ft_launcher_job("exit 1"), name="ftfails")
+        stopped, recovered = await asyncio.gather(
+            ajr.outcome(gives_up, timeout=90), ajr.outcome(fails, timeout=120)
+        )
+        # 93: the launcher says do not requeue; its in-place restart was never killed
+        assert stopped.outcome is Outcome.TERMINAL_EXIT, stopped
+        assert (await ajr.job(gives_up)).restart_count == 0
+        (record,) = await ajr.handle(gives_up).query(JobRecoveryWorkflow.attempts)
+        assert (record.observed, record.action) == ("EXITED", "stop")
+        (log,) = ajr.log_files("ftgivesup", gives_up)
+        text = log.read_text()
+        assert text.index("segmentation fault") < text.index("restarting workers in place")
+        assert "iteration        3/" in text  # trained on after the crash, untouched
+        status = await ajr.handle(gives_up).query(JobRecoveryWorkflow.status)
+        assert any("in-job restarter" in w for w in status.warnings), status.warnings
+
+        # another exit: requeued once (the in-place restart was not counted), then done
+        assert recovered.outcome is Outcome.COMPLETED, recovered
+        records = await ajr.handle(fails).query(JobRecoveryWorkflow.attempts)
+        assert [(r.observed, r.action) for r in records] == [
+            ("EXITED", "requeue"),
+            ("EXITED", "complete"),
+        ]
+        assert "requeue 1 of 1" in " ".join(records[0].reasons)

@@ -57,7 +57,7 @@ with workflow.unsafe.imports_passed_through():
     from models.rollback import RollbackRequest, RollbackResult
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
-    from workflows import options, records
+    from workflows import exclusions, options, records
     from workflows import quarantine as quarantine_rule
     from workflows import rollback as rollback_rule
     from workflows.policy import (
@@ -500,6 +500,13 @@ class JobRecoveryWorkflow:
             reasons=reasons,
             decided_at=workflow.now().timestamp(),
         )
+        verdict = exclusions.after_exclusion(
+            exclusions.previous_requeue(self.state.attempts, observation.attempt),
+            record,
+            decision.outcome,
+        )
+        if verdict:
+            record.reasons.append(verdict)
         self.state.attempts = records.with_record(self.state.attempts, record)
         workflow.logger.info(
             "job %s attempt %s: %s -> %s (%s)",

@@ -53,6 +53,8 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
             (bad,) = records[0].excluded_nodes
             touched.append(bad)
             assert any(f"node {bad} quarantine: drained" in r for r in records[0].reasons)
+            # exclusion effectiveness: the attempt after excluding it finished
+            assert f"exclusion of {bad} helped: the next attempt finished" in records[1].reasons
 
             state, reason = await _node_state(control, bad)
             assert is_drained(state), state

@@ -54,22 +54,22 @@ class QuarantineActivities:
         self, request: QuarantineRequest, action: QuarantineAction, reason: str, why: str
     ) -> QuarantineResult:
         await self._record(request, QuarantineAction.SUGGESTED, reason)
-        return QuarantineResult(request.node, action, f"{why}; suggested: {reason}")
+        return QuarantineResult(request.node, action.value, f"{why}; suggested: {reason}")
 
     @activity.defn(name=ActivityName.QUARANTINE_NODE)
     async def quarantine_node(self, request: QuarantineRequest) -> QuarantineResult:
         node = request.node
         if not is_valid_node_name(node):
-            return QuarantineResult(node, QuarantineAction.FAILED, "invalid node name")
+            return QuarantineResult(node, QuarantineAction.FAILED.value, "invalid node name")
         reason = drain_reason(request.category, request.evidence)
         if request.mode is not QuarantineMode.DRAIN:
             return await self._suggest(request, QuarantineAction.SUGGESTED, reason, "mode suggest")
         current = await self._control.node_state(node)
         if current is None:
-            return QuarantineResult(node, QuarantineAction.FAILED, "node unknown to Slurm")
+            return QuarantineResult(node, QuarantineAction.FAILED.value, "node unknown to Slurm")
         if is_drained(current[0]):
             return QuarantineResult(
-                node, QuarantineAction.ALREADY_DRAINED, f"{current[0]}: {current[1]}"
+                node, QuarantineAction.ALREADY_DRAINED.value, f"{current[0]}: {current[1]}"
             )
         resumed = await asyncio.to_thread(self._log.last_resumed, request.cluster, node)
         if resumed is not None and request.now - resumed < request.holdoff_s:
@@ -85,6 +85,8 @@ class QuarantineActivities:
         after = await self._control.node_state(node)
         if after is None or not is_drained(after[0]):
             detail = result.stderr.strip() or f"still {after[0] if after else 'unknown'}"
-            return QuarantineResult(node, QuarantineAction.FAILED, f"drain not applied: {detail}")
+            return QuarantineResult(
+                node, QuarantineAction.FAILED.value, f"drain not applied: {detail}"
+            )
         await self._record(request, QuarantineAction.DRAINED, reason)
-        return QuarantineResult(node, QuarantineAction.DRAINED, f"{after[0]}: {after[1]}")
+        return QuarantineResult(node, QuarantineAction.DRAINED.value, f"{after[0]}: {after[1]}")

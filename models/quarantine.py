@@ -51,7 +51,10 @@ class QuarantineRequest:
 @dataclass
 class QuarantineResult:
     node: str
-    action: QuarantineAction
+    # A QuarantineAction value. A plain str on purpose: the workflow decodes this result, and a
+    # workflow variant's sandbox (tests/workflow_variants.py) cannot resolve a type annotation
+    # from a module it did not import itself.
+    action: str
     detail: str = ""
 
 

@@ -458,7 +458,7 @@ class JobRecoveryWorkflow:
             except ActivityError as error:
                 self._note(f"quarantine of {candidate.node} failed: {error.cause or error}")
                 continue
-            note = f"node {result.node} quarantine: {result.action.value} ({result.detail})"
+            note = f"node {result.node} quarantine: {result.action} ({result.detail})"
             self.state.attempts[-1].reasons.append(note)
             self._note(note)
 

@@ -71,6 +71,7 @@ async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir
         assert "requeue 1 of 1" in " ".join(records[1].reasons)
         assert "requeue limit reached: 1 of 1 requeues used" in " ".join(records[2].reasons)
         assert (await ajr.job(job_id)).restart_count == 2  # one restart by Slurm, one by ajr
+        await ajr.save_histories("v2-requeued-by-slurm", job_id)
 
 
 async def test_finished_training_failing_in_teardown_is_not_requeued(
@@ -104,6 +105,7 @@ async def test_finished_training_failing_in_teardown_is_not_requeued(
 
         assert failed.outcome is Outcome.MAX_REQUEUES, failed
         assert (await ajr.job(midway)).restart_count == 1
+        await ajr.save_histories("v2-done-means-done", finished, midway)
 
 
 async def test_repeated_unknown_failure_backs_off(start_ajr, slurm_cluster, workdir, sqlite_url):
@@ -130,6 +132,7 @@ async def test_repeated_unknown_failure_backs_off(start_ajr, slurm_cluster, work
         assert "back-off" in " ".join(records[1].reasons)
         # without the back-off the third attempt fails ~4 s after the second (2 s of work)
         assert records[2].decided_at - records[1].decided_at >= 8.0
+        await ajr.save_histories("v2-backoff", job_id)
 
 
 ROLLBACK_STEP = """#!/bin/bash
@@ -179,6 +182,7 @@ srun -l -u --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
         assert advice["attempt"] == 1
         logs = ajr.log_files("rollback", job_id)
         assert "rollback advised: loading the checkpoint before step 10" in logs[-1].read_text()
+        await ajr.save_histories("v2-rollback", job_id)
 
 
 def ft_launcher_job(last_exit: str) -> str:
@@ -223,3 +227,4 @@ async def test_in_job_restarter_is_left_to_restart(start_ajr, slurm_cluster, wor
             ("EXITED", "complete"),
         ]
         assert "requeue 1 of 1" in " ".join(records[0].reasons)
+        await ajr.save_histories("v2-in-job-restarter", gives_up, fails)

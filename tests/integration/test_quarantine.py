@@ -55,6 +55,7 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
             assert any(f"node {bad} quarantine: drained" in r for r in records[0].reasons)
             # exclusion effectiveness: the attempt after excluding it finished
             assert f"exclusion of {bad} helped: the next attempt finished" in records[1].reasons
+            await ajr.save_histories("v2-quarantine", job_id)
 
             state, reason = await _node_state(control, bad)
             assert is_drained(state), state
@@ -89,14 +90,14 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
                 )
 
             again = await activities.quarantine_node(request(bad, "again"))
-            assert again.action is QuarantineAction.HELD_OFF, again
+            assert again.action == QuarantineAction.HELD_OFF, again
             assert not is_drained((await _node_state(control, bad))[0])
 
             # the per-day cap (1): ajr drained one node today, a second is only suggested
             other = next(n for n in ("node1", "node2", "node3", "node4") if n != bad)
             touched.append(other)
             capped = await activities.quarantine_node(request(other, "cap"))
-            assert capped.action is QuarantineAction.CAPPED, capped
+            assert capped.action == QuarantineAction.CAPPED, capped
             assert not is_drained((await _node_state(control, other))[0])
 
             # a node someone else drained is never resumed by ajr without --force
@@ -104,7 +105,7 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
             kept = await resume_node(passing, other)
             assert kept.code == 1 and "someone else" in kept.message
             already = await activities.quarantine_node(request(other, "already"))
-            assert already.action is QuarantineAction.ALREADY_DRAINED
+            assert already.action == QuarantineAction.ALREADY_DRAINED
             assert (await _node_state(control, other))[1] == "site maintenance"
         finally:
             for node in touched:  # the cluster is shared by the session's other tests

@@ -415,3 +415,9 @@ class JobStatus:
     last_reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     phase: str = ""
+    # Policy v2: ajr's requeues by the budget they were charged to (free: not charged), and the
+    # checkpoint steps the job was told to roll back from.
+    infrastructure_requeues: int = 0
+    application_requeues: int = 0
+    free_requeues: int = 0
+    rolled_back_from: list[int] = field(default_factory=list)

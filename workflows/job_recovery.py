@@ -57,7 +57,7 @@ with workflow.unsafe.imports_passed_through():
     from models.rollback import RollbackRequest, RollbackResult
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
-    from workflows import exclusions, options, records
+    from workflows import budgets, exclusions, options, records
     from workflows import quarantine as quarantine_rule
     from workflows import rollback as rollback_rule
     from workflows.policy import (
@@ -657,6 +657,7 @@ class JobRecoveryWorkflow:
     @workflow.query
     def status(self) -> JobStatus:
         last = self.state.attempts[-1] if self.state.attempts else None
+        spent = budgets.spent(self.state.attempts)
         return JobStatus(
             job_id=self.job.job_id,
             cluster=self.job.cluster,
@@ -676,6 +677,10 @@ class JobRecoveryWorkflow:
             else [],
             warnings=list(self.state.warnings),
             phase=self.phase,
+            infrastructure_requeues=spent.infrastructure,
+            application_requeues=spent.application,
+            free_requeues=spent.free,
+            rolled_back_from=list(self.state.rolled_back_from),
         )
 
     @workflow.query

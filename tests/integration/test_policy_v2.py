@@ -71,6 +71,8 @@ async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir
         assert "requeue 1 of 1" in " ".join(records[1].reasons)
         assert "requeue limit reached: 1 of 1 requeues used" in " ".join(records[2].reasons)
         assert (await ajr.job(job_id)).restart_count == 2  # one restart by Slurm, one by ajr
+        status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+        assert (status.application_requeues, status.infrastructure_requeues) == (1, 0)
         await ajr.save_histories("v2-requeued-by-slurm", job_id)
 
 
@@ -180,6 +182,8 @@ srun -l -u --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
         advice = json.loads((workdir / f"ajr_rollback_{job_id}.json").read_text())
         assert advice["load_before_step"] == 10 and advice["avoid_steps"] == [10]
         assert advice["attempt"] == 1
+        status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+        assert status.rolled_back_from == [10]
         logs = ajr.log_files("rollback", job_id)
         assert "rollback advised: loading the checkpoint before step 10" in logs[-1].read_text()
         await ajr.save_histories("v2-rollback", job_id)

@@ -34,7 +34,7 @@ from tests.integration.recovery_harness import (
     temporal_address,
     worker_process,
 )
-from tests.workflow_variants import SETTLED_NOTE, PatchedUpgrade, UnpatchedUpgrade
+from tests.workflow_variants import SETTLE_PATCH, SETTLED_NOTE, PatchedUpgrade, UnpatchedUpgrade
 from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
 
 pytestmark = pytest.mark.integration
@@ -42,6 +42,17 @@ pytestmark = pytest.mark.integration
 
 def has_event(history: WorkflowHistory, kind: EventType.ValueType) -> bool:
     return any(event.event_type == kind for event in history.events)
+
+
+def has_patch_marker(history: WorkflowHistory, patch_id: str) -> bool:
+    """A marker of this patch (runs carry other patches' markers too, e.g. recovery-policy-v2)."""
+    return any(
+        patch_id.encode() in payload.data
+        for event in history.events
+        if event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+        for payloads in event.marker_recorded_event_attributes.details.values()
+        for payload in payloads.payloads
+    )
 
 
 async def replay_failure(workflow: type, history: WorkflowHistory) -> Exception | None:
@@ -107,12 +118,12 @@ async def test_jobs_recover_across_a_worker_upgrade_mid_recovery(
 
         # The half-done run: requeue scheduled by the old release, finished by the new one.
         first, *later = await all_runs(ajr.client, workflow_id(settings.cluster_name, crashing))
-        assert not has_event(first, EventType.EVENT_TYPE_MARKER_RECORDED)
+        assert not has_patch_marker(first, SETTLE_PATCH)
         assert await replay_failure(PatchedUpgrade, first) is None
         careless = await replay_failure(UnpatchedUpgrade, first)
         assert isinstance(careless, NondeterminismError), careless
         # Later runs took the new path, marked by the patch.
-        assert later and has_event(later[0], EventType.EVENT_TYPE_MARKER_RECORDED)
+        assert later and has_patch_marker(later[0], SETTLE_PATCH)
         assert has_event(later[0], EventType.EVENT_TYPE_TIMER_STARTED)
         for run in later:
             assert await replay_failure(PatchedUpgrade, run) is None

@@ -270,7 +270,8 @@ class SlurmActions:
             wanted, unknown = await _known_exclusions(job, request.exclude_nodes, partition)
             if unknown:
                 steps.append(f"not excluded, unknown to Slurm: {','.join(unknown)}")
-            outcome = await self._control.set_exclusions_and_start_now(job_id, wanted)
+            delay = max(0, request.start_delay_s)
+            outcome = await self._control.set_exclusions_and_start_now(job_id, wanted, delay)
             job = await self._job(job_id)
             missing = set(wanted) - set(job.excluded_nodes)
             if missing:
@@ -279,9 +280,14 @@ class SlurmActions:
                     f"ExcNodeList refused for {','.join(sorted(missing))}: "
                     f"{outcome.stderr.strip() or 'no reason given'}"
                 )
-                await self._control.set_exclusions_and_start_now(job_id, list(job.excluded_nodes))
+                await self._control.set_exclusions_and_start_now(
+                    job_id, list(job.excluded_nodes), delay
+                )
             else:
-                steps.append(f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime=now")
+                start = f"now+{delay}" if delay else "now"
+                steps.append(
+                    f"update: ExcNodeList={','.join(wanted) or '(none)'}, StartTime={start}"
+                )
             await self._release_verified(job_id, request.release_timeout_s)
             released_at = time.time()
             steps.append("release")

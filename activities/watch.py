@@ -329,6 +329,8 @@ class _AttemptWatcher:
             cursor.last_save_step, cursor.last_save_at = seen.last_save_step, seen.last_save_at
         cursor.interrupted_saves = seen.interrupted_saves
         cursor.saves = merged_saves(cursor.saves, seen.saves)
+        cursor.training_done_at = seen.training_done_at or 0.0
+        cursor.in_job_restarter = cursor.in_job_restarter or seen.in_job_restarter
 
     def _beat(self, force: bool = False) -> None:
         now = self.owner._clock.monotonic()

@@ -50,6 +50,8 @@ class Milestones:
     interrupted_saves: int = 0  # saves begun and never finished
     # Recent completed saves: (step or None, when it completed, seconds it took or None).
     saves: tuple[tuple[int | None, float, float | None], ...] = ()
+    training_done_at: float | None = None  # the log showed the final iteration (finish.py)
+    in_job_restarter: bool = False  # an in-job restarter runs the job (restarter.py)
 
 
 class LogAnalyzer(Protocol):

@@ -16,6 +16,7 @@ from typing import NamedTuple
 import re2
 
 from analysis.rank_balance import HEADER_RE
+from analysis.restarter import TOKENS as RESTARTER_TOKENS
 from analysis.signals import (
     APPLICATION,
     GPU,
@@ -79,6 +80,7 @@ _STEP_REPORT_RE = (
 
 
 _TOKENS = (
+    *RESTARTER_TOKENS,  # an in-job restarter's lines (NVRx ft_launcher)
     "iteration",
     "heckpoint",
     "rror",

@@ -74,9 +74,11 @@ from analysis.detectors import (
     parse_progress,
     phase_marker,
 )
+from analysis.finish import FinishWatch
 from analysis.layout import block_layout
 from analysis.lines import parse_timestamp, split_prefix
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
+from analysis.restarter import mentions_in_job_restarter
 from analysis.signals import quiet_nccl_info
 from analysis.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
 from models.categories import Category
@@ -151,6 +153,10 @@ class LogEngine:
         self._other_phase: tuple[str, float] | None = None
 
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
+        # Done means done: when the log showed training reach its final iteration.
+        self._finish = FinishWatch()
+        self._finished_at: float | None = None
+        self._restarter = False  # an in-job restarter (NVRx ft_launcher) runs the job
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
         self._stragglers: dict[int, str | None] = {}
@@ -211,6 +217,9 @@ class LogEngine:
             last_save_at=save[1],
             interrupted_saves=self.interrupted_saves,
             saves=tuple(self.save_spans),
+            # A save begun after the last step and never finished: the end is not safe yet.
+            training_done_at=self._finished_at if self._open_save is None else None,
+            in_job_restarter=self._restarter,
         )
 
     def feed(self, line: str, at: float) -> Finding | None:
@@ -470,6 +479,9 @@ class LogEngine:
             "crashed": self._crashed,
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
+            "finished_at": self._finished_at,
+            "restarter": self._restarter,
+            "finish": [self._finish.bar_total, self._finish.telemetry_error],
             "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
             "throughput": {
                 metric: {
@@ -518,6 +530,9 @@ class LogEngine:
             first_progress = _opt_float(state.get("first_progress_at"))
             first_after_load = _opt_float(state.get("first_progress_after_load"))
             interrupted = int(state.get("interrupted_saves") or 0)
+            finished_at = _opt_float(state.get("finished_at"))
+            bar_total, telemetry_error = state.get("finish") or (0, False)
+            finish = FinishWatch(int(bar_total), bool(telemetry_error))
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at
@@ -546,6 +561,8 @@ class LogEngine:
         self._crashed = bool(state.get("crashed"))
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
+        self._finished_at, self._finish = finished_at, finish
+        self._restarter = bool(state.get("restarter"))
         balance = state.get("balance")
         if isinstance(balance, list) and len(balance) == 3:
             rank, streak, confirmed = balance
@@ -561,6 +578,10 @@ class LogEngine:
         signal = self._tb.feed(line, self._names)
         if signal is not None or self._tb.consumed:
             return signal
+        if self._finished_at is None and not self._crashed and self._finish.feed(line):
+            self._finished_at = at
+        if not self._restarter and mentions_in_job_restarter(line):
+            self._restarter = True
         if quiet_nccl_info(line):
             return None
         if self._table is not None:

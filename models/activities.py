@@ -18,3 +18,5 @@ class ActivityName(StrEnum):
     RECORD_DECISION = "record_decision"
     FIND_SUSPECTS = "find_suspects"
     NOTIFY = "notify"
+    QUARANTINE_NODE = "quarantine_node"
+    WRITE_ROLLBACK = "write_rollback"

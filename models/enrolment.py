@@ -19,7 +19,9 @@ class Verdict(StrEnum):
     INVALID = "invalid"
 
 
-ALLOWED_KEYS = frozenset({"auto_resume_mode", "max_requeue_times"})
+ALLOWED_KEYS = frozenset({"auto_resume_mode", "max_requeue_times", "in_job_restarter"})
+# In-job restarters ajr cooperates with (README "Cooperating with in-job restarters").
+IN_JOB_RESTARTERS = frozenset({"nvrx", "none"})
 _MENTIONS_APS = re.compile(r"\bAPS\b", re.IGNORECASE)
 # Slurm keeps comments up to a few kilobytes; anything longer is not a directive a person wrote.
 MAX_COMMENT_CHARS = 8192
@@ -30,6 +32,7 @@ class EnrolmentDecision:
     verdict: Verdict
     mode: AutoResumeMode = AutoResumeMode.REQUEUE
     max_requeue_times: int | None = None
+    in_job_restarter: str = ""  # "nvrx": the job restarts in place itself (NVRx ft_launcher)
     reason: str = ""
     warnings: tuple[str, ...] = field(default=())
     source: str = "comment"  # "comment" or "partition"
@@ -90,10 +93,20 @@ def parse_aps_comment(comment: str) -> EnrolmentDecision:
     ):
         return _invalid(f"max_requeue_times must be a non-negative integer, got {raw_max!r}")
 
+    restarter = aps.get("in_job_restarter", "")
+    if restarter != "" and (not isinstance(restarter, str) or restarter not in IN_JOB_RESTARTERS):
+        return _invalid(
+            f"unknown in_job_restarter {restarter!r}; use one of {sorted(IN_JOB_RESTARTERS)}"
+        )
+
     if mode is AutoResumeMode.SINGLETON_DEPENDENCY:
         warnings += ("auto_resume_mode 'singleton_dependency' is deprecated; managed as 'requeue'",)
     return EnrolmentDecision(
-        Verdict.MANAGED, mode=mode, max_requeue_times=raw_max, warnings=warnings
+        Verdict.MANAGED,
+        mode=mode,
+        max_requeue_times=raw_max,
+        in_job_restarter=restarter if restarter != "none" else "",
+        warnings=warnings,
     )
 
 

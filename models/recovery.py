@@ -68,6 +68,10 @@ class Outcome(StrEnum):
     VANISHED = "stopped_job_vanished"
     STOPPED_BY_OPERATOR = "stopped_by_operator"
     OBSERVED_ONLY = "ended_observe_only"
+    # Training reached its final iteration, then the job failed in teardown: never requeued.
+    TRAINING_FINISHED = "training_finished"
+    # The requeue budget of the failure's cause (infrastructure or application) is spent.
+    CAUSE_BUDGET = "stopped_cause_budget"
     NOT_MANAGED = "not_managed"
 
 
@@ -88,6 +92,21 @@ class RecoveryConfig:
     log_dirs: list[str] = field(default_factory=list)
     observe_only: bool = False
     notify: bool = False  # a notification channel is configured: send notices
+    # Recovery policy v2 (workflows/budgets.py): requeue budgets by cause, on top of the job's
+    # and the system's limit; repeated unknown failures wait longer before the next attempt.
+    infrastructure_requeue_budget: int = 20
+    application_requeue_budget: int = 5
+    unknown_backoff_s: float = 30.0
+    unknown_backoff_max_s: float = 600.0
+    # Node quarantine (workflows/quarantine.py): off | suggest | drain, at most this many nodes
+    # drained by ajr per day, none again within the hold-off after a return to service.
+    node_quarantine: str = "suggest"
+    quarantine_max_per_day: int = 2
+    quarantine_holdoff_s: float = 86400.0
+    # Checkpoint rollback (workflows/rollback.py): a failure counts as "right after loading"
+    # within this many seconds of the load.
+    checkpoint_rollback: bool = True
+    rollback_window_s: float = 1800.0
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they
@@ -153,6 +172,9 @@ class LogCursor:
     # None] (most recent MAX_RECORDED_SAVES): the records' checkpoint saves.
     saves: list[list[Any]] = field(default_factory=list)
     anomaly_at: float = 0.0  # when the line of the first finding was read (0: none)
+    # When the log showed training reach its final iteration (0: not seen; analysis/finish.py).
+    training_done_at: float = 0.0
+    in_job_restarter: bool = False  # the log names an in-job restarter (analysis/restarter.py)
 
 
 # Checkpoint saves kept per attempt in the cursor (and so in the records).
@@ -204,6 +226,10 @@ class Decision:
     outcome: Outcome = Outcome.RUNNING
     reasons: list[str] = field(default_factory=list)
     exclude_nodes: list[str] = field(default_factory=list)
+    start_delay_s: int = 0  # back-off before the next attempt may start (repeated unknown)
+    # The budget a requeue is charged to (workflows/budgets.py Cause; "" free of charge);
+    # None: decided without budgets (before recovery policy v2).
+    charge: str | None = None
 
 
 @dataclass
@@ -244,6 +270,10 @@ class AttemptRecord:
     held_at: float = 0.0  # the attempt killed and the job held (requeuehold verified)
     released_at: float = 0.0  # the requeued job released
     saves: list[list[Any]] = field(default_factory=list)
+    # Which requeue budget the attempt's requeue was charged to (workflows/budgets.py Cause);
+    # "" for none (free: preemption, continuation); None: recorded before budgets existed.
+    charge: str | None = None
+    training_done_at: float = 0.0
 
 
 @dataclass
@@ -271,6 +301,8 @@ class RecoveryState:
     prepared: bool = False  # enrolment actions (Requeue=1) done
     stop_requested: bool = False  # the operator's `stop`: survives continue-as-new
     stop_reason: str = ""
+    # Checkpoint steps ajr told the job to roll back from: never again (workflows/rollback.py).
+    rolled_back_from: list[int] = field(default_factory=list)
     # Mid-attempt continue-as-new: where the watch of the attempt stands (None: from the top).
     watch: WatchPosition | None = None
     # The same, as runs continued by releases before `watch` existed wrote it: read, never written.
@@ -287,6 +319,7 @@ class JobRecoveryInput:
     partition: str = ""
     mode: AutoResumeMode = AutoResumeMode.REQUEUE
     max_requeue_times: int | None = None  # the job's own limit from its comment
+    in_job_restarter: str = ""  # "nvrx": APS says the job restarts in place (ft_launcher)
     enrolled_by: str = "comment"  # "comment" or "partition"
     not_managed_reason: str = ""  # set: the job asked for APS but its directive is invalid
     config: RecoveryConfig = field(default_factory=RecoveryConfig)
@@ -321,6 +354,7 @@ class RequeueRequest:
     exclude_nodes: list[str] = field(default_factory=list)
     release_timeout_s: float = 60.0
     live: bool = False  # decided while the attempt ran: requeue only if it still runs
+    start_delay_s: int = 0  # back-off: the next attempt may start this long after release
 
 
 @dataclass
@@ -418,3 +452,9 @@ class JobStatus:
     last_reasons: list[str] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
     phase: str = ""
+    # Policy v2: ajr's requeues by the budget they were charged to (free: not charged), and the
+    # checkpoint steps the job was told to roll back from.
+    infrastructure_requeues: int = 0
+    application_requeues: int = 0
+    free_requeues: int = 0
+    rolled_back_from: list[int] = field(default_factory=list)

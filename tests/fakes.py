@@ -152,7 +152,9 @@ class FakeSlurm:
         self.update(job_id, requeue=True)
         return self._done("make_requeueable")
 
-    async def set_exclusions_and_start_now(self, job_id: int, nodes: list[str]) -> CommandResult:
+    async def set_exclusions_and_start_now(
+        self, job_id: int, nodes: list[str], delay_s: int = 0
+    ) -> CommandResult:
         injected = self._answer("set_exclusions_and_start_now")
         if injected is not None:
             return injected

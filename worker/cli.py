@@ -48,6 +48,18 @@ def _cmd_status(args: argparse.Namespace) -> int:
     return asyncio.run(show())
 
 
+def _cmd_node_resume(args: argparse.Namespace) -> int:
+    from worker.nodes import resume_node
+
+    outcome = asyncio.run(
+        resume_node(
+            _settings(), args.node, force=args.force, skip_healthcheck=args.skip_healthcheck
+        )
+    )
+    print(outcome.message, file=sys.stderr if outcome.code else sys.stdout)
+    return outcome.code
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from worker.demo import run_demo
 
@@ -206,6 +218,17 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_argument("--json", action="store_true", help="print one JSON object")
     report.add_argument("--png", metavar="FILE", help="draw the job's timeline into FILE")
     report.set_defaults(handler=_cmd_report)
+    node = commands.add_parser("node", help="nodes ajr quarantined")
+    node_commands = node.add_subparsers(dest="node_command", required=True)
+    resume = node_commands.add_parser(
+        "resume", help="return a node ajr drained to service (after AJR_NODE_HEALTHCHECK)"
+    )
+    resume.add_argument("node")
+    resume.add_argument("--force", action="store_true", help="also a node drained by others")
+    resume.add_argument(
+        "--skip-healthcheck", action="store_true", help="do not run AJR_NODE_HEALTHCHECK"
+    )
+    resume.set_defaults(handler=_cmd_node_resume)
 
     from worker import dev
 

@@ -126,6 +126,27 @@ class Settings(BaseSettings):
     # A node named in failures of this many different jobs within the window is suspect.
     suspect_window: float = Field(default=86400.0, gt=0)
     suspect_min_jobs: int = Field(default=2, ge=2)
+    # Recovery policy v2: requeue budgets by cause (infrastructure: GPU, NODE, NETWORK, STORAGE,
+    # SCHEDULER; application: the job's own and unknown failures), within max_requeues and the
+    # job's own limit; a repeated unknown failure's next attempt waits, doubling each time.
+    infrastructure_requeue_budget: int = Field(default=20, ge=0)
+    application_requeue_budget: int = Field(default=5, ge=0)
+    unknown_backoff: float = Field(default=30.0, ge=0)
+    unknown_backoff_max: float = Field(default=600.0, ge=0)
+    # Node quarantine: off | suggest (record and show, change nothing) | drain (scontrol
+    # update State=DRAIN Reason="ajr: ..."), at most max_per_day nodes a day by ajr itself, and
+    # a node returned to service is not drained again by ajr within the hold-off.
+    node_quarantine: Literal["off", "suggest", "drain"] = "suggest"
+    node_quarantine_max_per_day: int = Field(default=2, ge=0)
+    node_quarantine_holdoff: float = Field(default=86400.0, ge=0)
+    # `ajr node resume` runs this argument list first ("{node}" replaced by the node's name);
+    # the node returns to service only if it exits 0. Empty: no check.
+    node_healthcheck: StrList = []
+    node_healthcheck_timeout: float = Field(default=600.0, gt=0)
+    # Checkpoint rollback: the same failure twice within this many seconds of loading the same
+    # checkpoint -> the next attempt is told (ajr_rollback_<job>.json) to load the one before.
+    checkpoint_rollback: bool = True
+    rollback_window: float = Field(default=1800.0, gt=0)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)
@@ -156,6 +177,7 @@ class Settings(BaseSettings):
         "checkpoint_patterns",
         "extra_checkpoint_patterns",
         "checkpoint_start_patterns",
+        "node_healthcheck",
         mode="before",
     )(_split_list)
 

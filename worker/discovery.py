@@ -72,6 +72,7 @@ def plan_enrolment(job: SlurmJob, policy: DiscoveryPolicy) -> Enrolment | None:
             partition=job.partition,
             mode=decision.mode,
             max_requeue_times=decision.max_requeue_times,
+            in_job_restarter=decision.in_job_restarter,
             enrolled_by=decision.source,
             not_managed_reason=decision.reason if decision.verdict is Verdict.INVALID else "",
             config=config,

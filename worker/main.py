@@ -17,8 +17,11 @@ from temporalio.worker import Worker
 from activities.actions import SlurmActions
 from activities.database import migrate
 from activities.database.engine import make_engine
+from activities.database.quarantine import QuarantineLog
 from activities.notify import NotifyActivities
+from activities.quarantine import QuarantineActivities
 from activities.records import RecordActivities
+from activities.rollback import RollbackActivities
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
@@ -51,6 +54,15 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         log_dirs=list(settings.log_dirs),
         observe_only=settings.observe_only,
         notify=any(settings.notify_targets()),
+        infrastructure_requeue_budget=settings.infrastructure_requeue_budget,
+        application_requeue_budget=settings.application_requeue_budget,
+        unknown_backoff_s=settings.unknown_backoff,
+        unknown_backoff_max_s=settings.unknown_backoff_max,
+        node_quarantine=settings.node_quarantine,
+        quarantine_max_per_day=settings.node_quarantine_max_per_day,
+        quarantine_holdoff_s=settings.node_quarantine_holdoff,
+        checkpoint_rollback=settings.checkpoint_rollback,
+        rollback_window_s=settings.rollback_window,
         analysis=settings.engine_settings(),
     )
 
@@ -133,6 +145,9 @@ def build(
         timeout_s=settings.notify_timeout,
         rate_per_hour=settings.notify_rate_per_hour,
     )
+    # Quarantine always goes to slurmctld (node state is no seam of the job fakes).
+    quarantine = QuarantineActivities(SlurmControl(runner), QuarantineLog(records_engine))
+    rollback = RollbackActivities(SlurmControl(runner))
     worker = Worker(
         client,
         task_queue=settings.task_queue,
@@ -145,6 +160,8 @@ def build(
             records.record_decision,
             records.find_suspects,
             notify.notify,
+            quarantine.quarantine_node,
+            rollback.write_rollback,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(

@@ -26,6 +26,7 @@ with workflow.unsafe.imports_passed_through():
     from models.activities import ActivityName
     from models.errors import ErrorType
     from models.notifications import Notice, NoticeKind, NotifyResult
+    from models.quarantine import QuarantineRequest, QuarantineResult
     from models.recovery import (
         CANCEL_ON_STOP,
         LIVE_ANOMALIES,
@@ -54,9 +55,12 @@ with workflow.unsafe.imports_passed_through():
         WatchPosition,
         WatchRequest,
     )
+    from models.rollback import RollbackRequest, RollbackResult
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
-    from workflows import notices, options, records
+    from workflows import budgets, exclusions, notices, options, records
+    from workflows import quarantine as quarantine_rule
+    from workflows import rollback as rollback_rule
     from workflows.policy import (
         STOPS_RECOVERY,
         decide,
@@ -82,6 +86,8 @@ _STOPS_TO_TELL = frozenset(
     set(Outcome)
     - {Outcome.RUNNING, Outcome.COMPLETED, Outcome.CANCELLED_BY_USER, Outcome.NOT_MANAGED}
 )
+# Recovery policy v2: budgets by cause with back-off, done means done (workflows/budgets.py).
+PATCH_POLICY_V2 = "recovery-policy-v2"
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
@@ -104,6 +110,7 @@ class JobRecoveryWorkflow:
         self.outcome = Outcome.NOT_MANAGED if job.not_managed_reason else Outcome.RUNNING
         self.phase = "enrolled"
         self.position = self._carried_position()
+        self._suspects_seen: list[Suspect] = []  # of the last decision: quarantine candidates
 
     def _carried_position(self) -> WatchPosition:
         """Where the watch of this attempt stands: carried from the previous run, or fresh."""
@@ -156,9 +163,15 @@ class JobRecoveryWorkflow:
         await self._record(
             observation, decision, acted=acting and decision.action not in records.PASSIVE
         )
+        await self._quarantine(observation, acting)
         if observation.kind is Observed.LOG_MISSING:
             self._note(observation.detail)
             self._keep_watching(observation)  # the attempt's state is still watched
+            return None
+        if decision.action is Action.WATCH and observation.kind in LIVE_ANOMALIES:
+            # Policy v2: an in-job restarter handles it in place; watch the attempt on.
+            self._note(decision.reasons[-1])
+            self._keep_watching(observation)
             return None
         if decision.action is Action.WATCH:
             return await self._continue_next_attempt(observation.restart_count)
@@ -239,6 +252,7 @@ class JobRecoveryWorkflow:
     async def _requeue_and_continue(
         self, observation: Observation, decision: Decision
     ) -> JobOutcome | None:
+        await self._rollback(observation)
         result = await self._requeue(observation, decision)
         last = self.state.attempts[-1]
         last.held_at, last.released_at = result.held_at, result.released_at
@@ -384,14 +398,102 @@ class JobRecoveryWorkflow:
         return observation
 
     async def _decide(self, observation: Observation) -> Decision:
+        self._suspects_seen = await self._suspects(observation)
         return decide(
             observation,
             config=self.job.config,
             max_requeues=self._max_requeues(),
             history=records.decision_history(self.state.attempts, observation),
             operator_exclusions=self.state.operator_excluded,
-            suspects=await self._suspects(observation),
+            suspects=self._suspects_seen,
+            v2=workflow.patched(PATCH_POLICY_V2),
+            in_job_restarter=self.job.in_job_restarter == "nvrx",
         )
+
+    async def _rollback(self, observation: Observation) -> None:
+        """Tell the next attempt to load an older checkpoint when this one keeps failing the
+        same way right after loading it (policy v2; workflows/rollback.py)."""
+        config = self.job.config
+        if not config.checkpoint_rollback or not workflow.patched(PATCH_POLICY_V2):
+            return
+        now = workflow.now().timestamp()
+        plan = rollback_rule.plan(
+            rollback_rule.from_observation(observation, now),
+            [r for r in self.state.attempts if r.attempt < observation.attempt],
+            window_s=config.rollback_window_s,
+            rolled_back_from=self.state.rolled_back_from,
+        )
+        if plan is None:
+            return
+        avoid = sorted({*self.state.rolled_back_from, plan.bad_step})
+        try:
+            result = await self._activity(
+                ActivityName.WRITE_ROLLBACK,
+                RollbackRequest(
+                    job_id=self.job.job_id,
+                    user_name=self.job.user_name,
+                    attempt=observation.attempt,
+                    load_before_step=plan.bad_step,
+                    load_step=plan.load_step,
+                    avoid_steps=avoid,
+                    reason=plan.reason,
+                    written_at=now,
+                ),
+                RollbackResult,
+                start_to_close=options.ACTION_START_TO_CLOSE,
+                retry=options.ACTION_RETRY,
+            )
+        except ActivityError as error:
+            self._note(f"rollback not told to the job: {error.cause or error}")
+            return
+        # Tried once, whatever came of the write: never planned from this step again.
+        self.state.rolled_back_from = avoid
+        note = (
+            f"checkpoint rollback: {plan.reason} ({result.path})"
+            if result.written
+            else f"checkpoint rollback not written: {result.detail}"
+        )
+        self.state.attempts[-1].reasons.append(note)
+        self._note(note)
+
+    async def _quarantine(self, observation: Observation, acting: bool) -> None:
+        """Drain (or suggest draining) the nodes this failure condemns (policy v2)."""
+        config = self.job.config
+        if (
+            config.node_quarantine == "off"
+            or not may_implicate_nodes(observation)
+            or not workflow.patched(PATCH_POLICY_V2)
+        ):
+            return
+        mode = quarantine_rule.effective_mode(config.node_quarantine, acting=acting)
+        for candidate in quarantine_rule.candidates(observation, self._suspects_seen):
+            request = QuarantineRequest(
+                cluster=self.job.cluster,
+                node=candidate.node,
+                category=candidate.category,
+                evidence=candidate.evidence,
+                job_id=self.job.job_id,
+                mode=mode,
+                now=workflow.now().timestamp(),
+                max_per_day=config.quarantine_max_per_day,
+                holdoff_s=config.quarantine_holdoff_s,
+                event_id=f"{workflow.info().workflow_id}/{observation.attempt}/{candidate.node}",
+            )
+            try:
+                result = await self._activity(
+                    ActivityName.QUARANTINE_NODE,
+                    request,
+                    QuarantineResult,
+                    start_to_close=options.ACTION_START_TO_CLOSE,
+                    retry=options.ACTION_RETRY,
+                    summary=f"quarantine {candidate.node} ({mode.value})",
+                )
+            except ActivityError as error:
+                self._note(f"quarantine of {candidate.node} failed: {error.cause or error}")
+                continue
+            note = f"node {result.node} quarantine: {result.action} ({result.detail})"
+            self.state.attempts[-1].reasons.append(note)
+            self._note(note)
 
     async def _suspects(self, observation: Observation) -> list[Suspect]:
         """Nodes of this failed attempt that other jobs' failures implicated too."""
@@ -431,6 +533,13 @@ class JobRecoveryWorkflow:
             reasons=reasons,
             decided_at=workflow.now().timestamp(),
         )
+        verdict = exclusions.after_exclusion(
+            exclusions.previous_requeue(self.state.attempts, observation.attempt),
+            record,
+            decision.outcome,
+        )
+        if verdict:
+            record.reasons.append(verdict)
         self.state.attempts = records.with_record(self.state.attempts, record)
         workflow.logger.info(
             "job %s attempt %s: %s -> %s (%s)",
@@ -488,6 +597,7 @@ class JobRecoveryWorkflow:
             exclude_nodes=decision.exclude_nodes,
             release_timeout_s=self.job.config.release_timeout_s,
             live=observation.kind in LIVE_ANOMALIES,
+            start_delay_s=decision.start_delay_s,
         )
         self.phase = f"requeueing attempt {observation.attempt}"
         self._show()
@@ -649,6 +759,7 @@ class JobRecoveryWorkflow:
     @workflow.query
     def status(self) -> JobStatus:
         last = self.state.attempts[-1] if self.state.attempts else None
+        spent = budgets.spent(self.state.attempts)
         return JobStatus(
             job_id=self.job.job_id,
             cluster=self.job.cluster,
@@ -668,6 +779,10 @@ class JobRecoveryWorkflow:
             else [],
             warnings=list(self.state.warnings),
             phase=self.phase,
+            infrastructure_requeues=spent.infrastructure,
+            application_requeues=spent.application,
+            free_requeues=spent.free,
+            rolled_back_from=list(self.state.rolled_back_from),
         )
 
     @workflow.query
@@ -731,6 +846,7 @@ class JobRecoveryWorkflow:
 __all__ = [
     "PATCH_CATEGORY_ATTRIBUTES",
     "PATCH_NOTIFY",
+    "PATCH_POLICY_V2",
     "PATCH_STRAGGLER_CONTINUES_AS_NEW",
     "JobRecoveryWorkflow",
     "workflow_id",

@@ -19,6 +19,8 @@ from models.recovery import (
 )
 from models.slurm import JobState
 from models.suspects import Suspect
+from workflows import budgets
+from workflows.budgets import Cause, is_continuation
 
 # A failure no retry can change ends recovery with this outcome (every non-retryable type).
 STOPS_RECOVERY: dict[ErrorType, Outcome] = {
@@ -46,15 +48,6 @@ def describe(observation: Observation) -> str:
     if observation.kind is Observed.EXITED:
         return f"attempt {observation.attempt} ended {observation.state} ({exit_text(observation)})"
     return f"attempt {observation.attempt}: {observation.kind.value} ({observation.detail})"
-
-
-def is_continuation(observation: Observation) -> bool:
-    """A time-limit stop after a new checkpoint is progress, not failure."""
-    return (
-        observation.kind is Observed.EXITED
-        and observation.state is JobState.TIMEOUT
-        and observation.cursor.checkpoints > 0
-    )
 
 
 def failed_without_checkpoint_streak(history: Sequence[AttemptRecord]) -> int:
@@ -94,8 +87,14 @@ def decide(
     history: Sequence[AttemptRecord],
     operator_exclusions: Sequence[str] = (),
     suspects: Sequence[Suspect] = (),
+    v2: bool = False,
+    in_job_restarter: bool = False,
 ) -> Decision:
-    """The decision for one observation. `history` holds the earlier attempts, oldest first."""
+    """The decision for one observation. `history` holds the earlier attempts, oldest first.
+
+    `v2` (recovery policy v2, behind a workflow patch): a failure after training finished is
+    not requeued, and requeues are charged by cause (workflows/budgets.py).
+    """
     what = describe(observation)
     kind = observation.kind
     if kind is Observed.REQUEUED:
@@ -127,6 +126,17 @@ def decide(
     reasons = [what]
     if observation.evidence:
         reasons.append(f"evidence: {observation.evidence[0][:300]}")
+    if v2 and training_finished(observation):
+        return _finished(observation, reasons)
+    if v2 and kind is Observed.CRASH and (in_job_restarter or observation.cursor.in_job_restarter):
+        return Decision(
+            Action.WATCH,
+            reasons=[
+                *reasons,
+                "an in-job restarter (NVRx ft_launcher) restarts it in place: ajr acts when "
+                "it gives up (the job's exit)",
+            ],
+        )
     if observation.requeue_warranted is False:
         return _stop(
             observation,
@@ -135,13 +145,19 @@ def decide(
         )
 
     continuation = is_continuation(observation)
-    used = observation.attempt
-    if used >= max_requeues:
+    cause = budgets.cause_of(observation, config) if v2 else None
+    spent = budgets.spent(history) if v2 else None
+    used = spent.charged if spent is not None else observation.attempt
+    if cause is not Cause.FREE and used >= max_requeues:
         return _stop(
             observation,
             Outcome.MAX_REQUEUES,
             [*reasons, f"requeue limit reached: {used} of {max_requeues} requeues used"],
         )
+    if cause is not None and spent is not None:
+        spent_reason = budgets.budget_exhausted(cause, spent, config)
+        if spent_reason:
+            return _stop(observation, Outcome.CAUSE_BUDGET, [*reasons, spent_reason])
     if not continuation and observation.cursor.checkpoints == 0:
         streak = 1 + failed_without_checkpoint_streak(history)
         if streak >= config.crashloop_threshold:
@@ -164,8 +180,36 @@ def decide(
         )
     if exclude:
         reasons.append(f"exclude {','.join(exclude)}")
-    reasons.append(f"requeue {used + 1} of {max_requeues}")
-    return Decision(Action.REQUEUE, Outcome.RUNNING, reasons, exclude)
+    if cause is None:
+        reasons.append(f"requeue {used + 1} of {max_requeues}")
+        return Decision(Action.REQUEUE, Outcome.RUNNING, reasons, exclude)
+    delay = budgets.backoff_s(cause, history, config)
+    if cause is Cause.FREE:
+        why = "preemption" if budgets.is_preemption(observation) else "not a failure"
+        reasons.append(f"requeue free of charge ({why}): {used} of {max_requeues} used")
+    else:
+        reasons.append(f"requeue {used + 1} of {max_requeues} ({cause.value} budget)")
+    if delay:
+        reasons.append(f"repeated unknown failure: next attempt starts in {delay}s (back-off)")
+    return Decision(Action.REQUEUE, Outcome.RUNNING, reasons, exclude, delay, cause.value)
+
+
+def training_finished(observation: Observation) -> bool:
+    """Done means done: the log showed training reach its final iteration (analysis/finish.py)
+    before this failure; a straggler report is no failure."""
+    return observation.cursor.training_done_at > 0 and observation.kind in (
+        Observed.EXITED,
+        *CANCEL_ON_STOP,
+    )
+
+
+def _finished(observation: Observation, reasons: list[str]) -> Decision:
+    """Training reached its final iteration and then failed (teardown): never requeued; an
+    attempt still running (hung or crashed in teardown) is cancelled to free its nodes."""
+    why = [*reasons, "training had reached its final iteration: failed in teardown, not requeued"]
+    if observation.kind in CANCEL_ON_STOP:
+        return Decision(Action.CANCEL, Outcome.TRAINING_FINISHED, why)
+    return Decision(Action.COMPLETE, Outcome.TRAINING_FINISHED, why)
 
 
 def first_attempt_decision(observation: Observation, config: RecoveryConfig) -> Decision:

@@ -70,6 +70,8 @@ def attempt_record(
         anomaly_at=observation.cursor.anomaly_at,
         seen_at=observation.seen_at,
         saves=[list(save) for save in observation.cursor.saves],
+        charge=decision.charge,
+        training_done_at=observation.cursor.training_done_at,
     )
 
 

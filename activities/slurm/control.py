@@ -90,16 +90,38 @@ class SlurmControl:
     async def make_requeueable(self, job_id: int) -> CommandResult:
         return await self.scontrol("update", f"jobid={job_id}", "Requeue=1")
 
-    async def set_exclusions_and_start_now(self, job_id: int, nodes: list[str]) -> CommandResult:
-        """Exclude `nodes` and make the job eligible now (Slurm's own requeue delay is ~2 min)."""
+    async def set_exclusions_and_start_now(
+        self, job_id: int, nodes: list[str], delay_s: int = 0
+    ) -> CommandResult:
+        """Exclude `nodes` and make the job eligible now (Slurm's own requeue delay is ~2 min),
+        or `delay_s` seconds from now (a back-off)."""
         args = ["update", f"jobid={job_id}"]
         if nodes:
             args.append(f"ExcNodeList={compress_nodes(validate_node_names(nodes))}")
-        args.append("StartTime=now")
+        args.append(f"StartTime=now+{int(delay_s)}" if delay_s > 0 else "StartTime=now")
         return await self.scontrol(*args)
 
     async def cancel(self, job_id: int) -> CommandResult:
         return await self.runner.run("scancel", str(job_id), check=False)
+
+    async def node_state(self, node: str) -> tuple[str, str] | None:
+        """(state, reason) of one node as sinfo shows them ("drained", "ajr: GPU ..."), or None
+        when Slurm does not know it."""
+        (node,) = validate_node_names([node])
+        result = await self.runner.run("sinfo", "-h", "-N", "-n", node, "-o", "%T|%E", check=False)
+        for line in result.stdout.splitlines():
+            state, sep, reason = line.partition("|")
+            if sep:
+                return state.strip().lower(), "" if reason.strip() == "none" else reason.strip()
+        return None
+
+    async def drain_node(self, node: str, reason: str) -> CommandResult:
+        (node,) = validate_node_names([node])
+        return await self.scontrol("update", f"NodeName={node}", "State=DRAIN", f"Reason={reason}")
+
+    async def resume_node(self, node: str) -> CommandResult:
+        (node,) = validate_node_names([node])
+        return await self.scontrol("update", f"NodeName={node}", "State=RESUME")
 
     async def partition_nodes(self, partition: str) -> dict[str, str]:
         """{node: state} for every node of the partition."""

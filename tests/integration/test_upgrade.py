@@ -34,12 +34,7 @@ from tests.integration.recovery_harness import (
     temporal_address,
     worker_process,
 )
-from tests.workflow_variants import (
-    SETTLE_PATCH,
-    SETTLED_NOTE,
-    PatchedUpgrade,
-    UnpatchedUpgrade,
-)
+from tests.workflow_variants import SETTLE_PATCH, SETTLED_NOTE, PatchedUpgrade, UnpatchedUpgrade
 from workflows.job_recovery import JobRecoveryWorkflow, workflow_id
 
 pytestmark = pytest.mark.integration
@@ -50,11 +45,13 @@ def has_event(history: WorkflowHistory, kind: EventType.ValueType) -> bool:
 
 
 def has_patch_marker(history: WorkflowHistory, patch_id: str) -> bool:
-    """A marker of this patch (the release's own patches record theirs too)."""
+    """A marker of this patch (runs carry other patches' markers too, e.g. recovery-policy-v2)."""
     return any(
-        event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
-        and patch_id.encode() in event.SerializeToString()
+        patch_id.encode() in payload.data
         for event in history.events
+        if event.event_type == EventType.EVENT_TYPE_MARKER_RECORDED
+        for payloads in event.marker_recorded_event_attributes.details.values()
+        for payload in payloads.payloads
     )
 
 

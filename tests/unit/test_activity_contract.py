@@ -12,12 +12,18 @@ from temporalio import activity
 
 from activities.actions import SlurmActions
 from activities.database.engine import make_engine
+from activities.database.quarantine import QuarantineLog
 from activities.notify import NotifyActivities
+from activities.quarantine import QuarantineActivities
 from activities.records import RecordActivities
+from activities.rollback import RollbackActivities
+from activities.slurm.control import SlurmControl
+from activities.slurm.runner import SlurmRunner
 from activities.watch import WatchActivities
 from analysis.signatures import SignatureAnalyzer
 from models.activities import ActivityName
 from models.notifications import Notice, NotifyResult
+from models.quarantine import QuarantineRequest, QuarantineResult
 from models.recovery import (
     CancelRequest,
     CancelResult,
@@ -31,6 +37,7 @@ from models.recovery import (
     SuspectsResult,
     WatchRequest,
 )
+from models.rollback import RollbackRequest, RollbackResult
 from models.suspects import SuspectQuery
 from tests.fakes import FakePoller, FakeSlurm
 
@@ -45,6 +52,8 @@ CONTRACT: dict[ActivityName, tuple[type, type]] = {
     ActivityName.RECORD_DECISION: (DecisionEvent, RecordResult),
     ActivityName.FIND_SUSPECTS: (SuspectQuery, SuspectsResult),
     ActivityName.NOTIFY: (Notice, NotifyResult),
+    ActivityName.QUARANTINE_NODE: (QuarantineRequest, QuarantineResult),
+    ActivityName.WRITE_ROLLBACK: (RollbackRequest, RollbackResult),
 }
 
 
@@ -53,6 +62,7 @@ def implementations() -> dict[str, activity._Definition]:
     watch = WatchActivities(FakePoller(), slurm, SignatureAnalyzer)
     actions = SlurmActions(slurm)
     records = RecordActivities(make_engine("sqlite://"))
+    quarantine = QuarantineActivities(SlurmControl(SlurmRunner()), QuarantineLog(records._engine))
     functions = [
         watch.watch_attempt,
         actions.prepare_job,
@@ -61,6 +71,8 @@ def implementations() -> dict[str, activity._Definition]:
         records.record_decision,
         records.find_suspects,
         NotifyActivities(make_engine("sqlite://")).notify,
+        quarantine.quarantine_node,
+        RollbackActivities(SlurmControl(SlurmRunner())).write_rollback,
     ]
     definitions = [activity._Definition.must_from_callable(fn) for fn in functions]
     return {d.name: d for d in definitions if d.name}

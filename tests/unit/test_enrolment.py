@@ -189,3 +189,20 @@ def test_any_json_document_under_aps_gets_a_decision(document: object) -> None:
     decision = parse_aps_comment(comment)
     if decision.verdict is Verdict.MANAGED:
         assert isinstance(document, dict)
+
+
+@pytest.mark.parametrize(
+    ("comment", "verdict", "restarter"),
+    [
+        ('{"APS": {"in_job_restarter": "nvrx"}}', Verdict.MANAGED, "nvrx"),
+        ('{"APS": {"in_job_restarter": "none"}}', Verdict.MANAGED, ""),
+        ('{"APS": {}}', Verdict.MANAGED, ""),
+        ('{"APS": {"in_job_restarter": "torchrun"}}', Verdict.INVALID, ""),
+        ('{"APS": {"in_job_restarter": ["nvrx"]}}', Verdict.INVALID, ""),
+        ('{"APS": {"in_job_restarter": {"a": 1}}}', Verdict.INVALID, ""),
+    ],
+)
+def test_in_job_restarter_key(comment, verdict, restarter):
+    decision = parse_aps_comment(comment)
+    assert decision.verdict is verdict, decision.reason
+    assert decision.in_job_restarter == restarter

@@ -1,0 +1,234 @@
+"""Recovery policy v2 through the real parts: Slurm (4 slurmd), the Temporal dev server, SQLite.
+
+Budgets by cause (a requeue by Slurm is never charged; a repeated unknown failure backs off) and
+done means done (a job that trained to its last iteration and fails in teardown is not requeued).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import time
+
+import pytest
+
+from models.recovery import Outcome
+from models.slurm import JobState
+from tests.integration.recovery_harness import seed_script
+from workflows.job_recovery import JobRecoveryWorkflow
+
+pytestmark = pytest.mark.integration
+
+ONE_REQUEUE = '{"APS": {"auto_resume_mode": "requeue", "max_requeue_times": 1}}'
+SEGFAULT = "echo 'Rank0: (1) segmentation fault: artificial segfault'"
+
+
+def megatron(last: int, total: int) -> str:
+    return " && ".join(
+        f"echo ' [2026-11-21 10:00:0{n}] iteration {n:>8}/{total:>8} | consumed samples: {n * 8} "
+        f"| elapsed time per iteration (ms): 300.0 | throughput per GPU (TFLOP/s/GPU): 380.5 |'"
+        " && sleep 0.3"
+        for n in range(1, last + 1)
+    )
+
+
+async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir, sqlite_url):
+    """max_requeue_times=1: Slurm requeues the job (as on preemption), then it crashes twice;
+    the first crash still gets the job's one requeue, the second stops it."""
+    crash_after_restart = (
+        "if [ \\${SLURM_RESTART_COUNT:-0} -ge 1 ]; then sleep 2; "
+        "echo 'Rank0: (1) segmentation fault: artificial segfault'; fi"
+    )
+    async with start_ajr(sqlite_url) as ajr:
+        job_id = ajr.submit(
+            seed_script(comment=ONE_REQUEUE, crash_line=crash_after_restart, after="sleep 60"),
+            name="preempted",
+        )
+        await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
+        deadline = time.monotonic() + 30
+        while True:  # enrolled and watching attempt 0 before Slurm requeues it
+            try:
+                status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+                if status.phase.startswith("watching"):
+                    break
+            except Exception:
+                pass
+            assert time.monotonic() < deadline, "not enrolled"
+            await asyncio.sleep(0.3)
+        ajr.scontrol("requeue", str(job_id))  # what Slurm does to a preempted job
+        # Slurm holds a requeued job back ~2 minutes (BeginTime): let it start at once.
+        await ajr.wait_for_job(job_id, lambda j: j.state is JobState.PENDING, 30, "pending")
+        ajr.scontrol("update", f"jobid={job_id}", "StartTime=now")
+
+        outcome = await ajr.outcome(job_id, timeout=120)
+        assert outcome.outcome is Outcome.MAX_REQUEUES, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.observed, r.action, r.charge) for r in records] == [
+            (0, "REQUEUED", "watch", None),  # Slurm's requeue: watched, not charged
+            (1, "CRASH", "requeue", "unknown"),  # the job's one requeue (a bare segfault)
+            (2, "CRASH", "cancel", None),
+        ]
+        assert "requeue 1 of 1" in " ".join(records[1].reasons)
+        assert "requeue limit reached: 1 of 1 requeues used" in " ".join(records[2].reasons)
+        assert (await ajr.job(job_id)).restart_count == 2  # one restart by Slurm, one by ajr
+        status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+        assert (status.application_requeues, status.infrastructure_requeues) == (1, 0)
+        await ajr.save_histories("v2-requeued-by-slurm", job_id)
+
+
+async def test_finished_training_failing_in_teardown_is_not_requeued(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+):
+    """Megatron reached iteration 5/5, then crashed at exit: stopped, never requeued. The same
+    crash at 4/5 is requeued as usual."""
+    async with start_ajr(sqlite_url) as ajr:
+        finished = ajr.submit(
+            seed_script(
+                comment=ONE_REQUEUE, before=megatron(5, 5), crash_line=SEGFAULT, after="sleep 60"
+            ),
+            name="finished",
+        )
+        midway = ajr.submit(
+            seed_script(
+                comment=ONE_REQUEUE, before=megatron(4, 5), crash_line=SEGFAULT, after="sleep 60"
+            ),
+            name="midway",
+        )
+        done, failed = await asyncio.gather(
+            ajr.outcome(finished, timeout=90), ajr.outcome(midway, timeout=120)
+        )
+        assert done.outcome is Outcome.TRAINING_FINISHED, done
+        job = await ajr.job(finished)
+        assert job.restart_count == 0  # never requeued
+        assert job.state in (JobState.CANCELLED, JobState.COMPLETING)  # its teardown freed
+        (record,) = await ajr.handle(finished).query(JobRecoveryWorkflow.attempts)
+        assert record.action == "cancel" and record.training_done_at > 0
+        assert "final iteration" in " ".join(record.reasons)
+
+        assert failed.outcome is Outcome.MAX_REQUEUES, failed
+        assert (await ajr.job(midway)).restart_count == 1
+        await ajr.save_histories("v2-done-means-done", finished, midway)
+
+
+async def test_repeated_unknown_failure_backs_off(start_ajr, slurm_cluster, workdir, sqlite_url):
+    """exit 1 with nothing in the log, three times: requeued at once, then StartTime=now+8."""
+    async with start_ajr(sqlite_url, unknown_backoff=8.0, crashloop_threshold=5) as ajr:
+        job_id = ajr.submit(
+            seed_script(
+                comment='{"APS": {"max_requeue_times": 2}}',
+                crash_line="",
+                after="echo 'giving up' && exit 1",
+            ),
+            name="unknown",
+        )
+        outcome = await ajr.outcome(job_id, timeout=120)
+        assert outcome.outcome is Outcome.MAX_REQUEUES, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.action, r.charge) for r in records] == [
+            ("requeue", "unknown"),
+            ("requeue", "unknown"),
+            ("stop", None),
+        ]
+        assert any("StartTime=now," in s or s.endswith("StartTime=now") for s in records[0].steps)
+        assert any("StartTime=now+8" in s for s in records[1].steps), records[1].steps
+        assert "back-off" in " ".join(records[1].reasons)
+        # without the back-off the third attempt fails ~4 s after the second (2 s of work)
+        assert records[2].decided_at - records[1].decided_at >= 8.0
+        await ajr.save_histories("v2-backoff", job_id)
+
+
+ROLLBACK_STEP = """#!/bin/bash
+# The training script's side of checkpoint rollback: read ajr's advice before loading.
+advice="ajr_rollback_${SLURM_JOB_ID}.json"
+if [ -f "$advice" ]; then
+  read_step='import json,sys; print(json.load(open(sys.argv[1]))["load_before_step"])'
+  before=$(python3 -c "$read_step" "$advice")
+  echo "rollback advised: loading the checkpoint before step $before"
+  echo " successfully loaded checkpoint from /ckpt/iter_0000005 [ t 1/1, p 1/1 ] at iteration 5"
+  echo " [2026-11-21 10:00:09] iteration        6/      10 | elapsed time per iteration (ms): 300 |"
+  sleep 1
+  exit 0
+fi
+echo " successfully loaded checkpoint from /ckpt/iter_0000010 [ t 1/1, p 1/1 ] at iteration 10"
+sleep 1
+echo "Rank0: (1) segmentation fault: artificial segfault"
+sleep 60
+"""
+
+
+async def test_bad_checkpoint_is_rolled_back(start_ajr, slurm_cluster, workdir, sqlite_url):
+    """Loading checkpoint 10 is followed by the same crash twice: the third attempt is told to
+    load the one before 10, does, and completes."""
+    step = workdir / "rollback_step.sh"
+    step.write_text(ROLLBACK_STEP)
+    script = f"""#!/bin/bash
+#SBATCH -t 00:05:00
+#SBATCH --comment='{{"APS": {{"max_requeue_times": 3}}}}'
+DATETIME=`date +'date_%y-%m-%d_time_%H-%M-%S'`
+srun -l -u --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
+"""
+    async with start_ajr(sqlite_url, unknown_backoff=0.0) as ajr:
+        job_id = ajr.submit(script, name="rollback")
+        outcome = await ajr.outcome(job_id, timeout=120)
+        assert outcome.outcome is Outcome.COMPLETED, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.action, r.loaded_step) for r in records] == [
+            (0, "requeue", 10),
+            (1, "requeue", 10),
+            (2, "complete", 5),  # the attempt after the advice loaded the older checkpoint
+        ]
+        assert not any("rollback" in r for r in records[0].reasons)  # once is no pattern
+        assert any("checkpoint rollback" in r for r in records[1].reasons), records[1].reasons
+        advice = json.loads((workdir / f"ajr_rollback_{job_id}.json").read_text())
+        assert advice["load_before_step"] == 10 and advice["avoid_steps"] == [10]
+        assert advice["attempt"] == 1
+        status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+        assert status.rolled_back_from == [10]
+        logs = ajr.log_files("rollback", job_id)
+        assert "rollback advised: loading the checkpoint before step 10" in logs[-1].read_text()
+        await ajr.save_histories("v2-rollback", job_id)
+
+
+def ft_launcher_job(last_exit: str) -> str:
+    """A job run by NVRx ft_launcher: a rank crashes, the launcher restarts it in place, and
+    finally gives up with `last_exit` (on the first attempt; a requeued attempt succeeds)."""
+    before = (
+        "echo '[ft_launcher] nvidia_resiliency_ext.fault_tolerance.launcher: starting 1 worker'"
+        f" && {megatron(2, 10)}"
+    )
+    after = (
+        "sleep 2 && echo '[ft_launcher] restarting workers in place (restart 1 of 3)' && "
+        f"{megatron(3, 10)} && "
+        f"if [ \\${{SLURM_RESTART_COUNT:-0}} = 0 ]; then {last_exit}; fi"
+    )
+    return seed_script(comment=ONE_REQUEUE, before=before, crash_line=SEGFAULT, after=after)
+
+
+async def test_in_job_restarter_is_left_to_restart(start_ajr, slurm_cluster, workdir, sqlite_url):
+    async with start_ajr(sqlite_url) as ajr:
+        gives_up = ajr.submit(ft_launcher_job("exit 93"), name="ftgivesup")
+        fails = ajr.submit(ft_launcher_job("exit 1"), name="ftfails")
+        stopped, recovered = await asyncio.gather(
+            ajr.outcome(gives_up, timeout=90), ajr.outcome(fails, timeout=120)
+        )
+        # 93: the launcher says do not requeue; its in-place restart was never killed
+        assert stopped.outcome is Outcome.TERMINAL_EXIT, stopped
+        assert (await ajr.job(gives_up)).restart_count == 0
+        (record,) = await ajr.handle(gives_up).query(JobRecoveryWorkflow.attempts)
+        assert (record.observed, record.action) == ("EXITED", "stop")
+        (log,) = ajr.log_files("ftgivesup", gives_up)
+        text = log.read_text()
+        assert text.index("segmentation fault") < text.index("restarting workers in place")
+        assert "iteration        3/" in text  # trained on after the crash, untouched
+        status = await ajr.handle(gives_up).query(JobRecoveryWorkflow.status)
+        assert any("in-job restarter" in w for w in status.warnings), status.warnings
+
+        # another exit: requeued once (the in-place restart was not counted), then done
+        assert recovered.outcome is Outcome.COMPLETED, recovered
+        records = await ajr.handle(fails).query(JobRecoveryWorkflow.attempts)
+        assert [(r.observed, r.action) for r in records] == [
+            ("EXITED", "requeue"),
+            ("EXITED", "complete"),
+        ]
+        assert "requeue 1 of 1" in " ".join(records[0].reasons)
+        await ajr.save_histories("v2-in-job-restarter", gives_up, fails)

@@ -1,0 +1,123 @@
+"""Done means done: which log lines say training reached its final iteration."""
+
+import pytest
+
+from analysis.analyzer import AnalyzerContext
+from analysis.engine import LogEngine
+from analysis.finish import FinishWatch
+
+pytestmark = pytest.mark.unit
+
+MEGATRON = (
+    " [2026-11-21 10:00:05] iteration {n:>8}/{total:>8} | consumed samples: 800 | "
+    "elapsed time per iteration (ms): 1000.0 | throughput per GPU (TFLOP/s/GPU): 380.5 |"
+)
+TELEMETRY = (
+    "2026-11-22 00:23:50,130 - training_telemetry - INFO - "
+    "[type={type} | pid=14334 | name={name} | timestamp=2026-11-22T00:23:50+00:00]"
+)
+
+
+@pytest.mark.parametrize(
+    ("lines", "finished"),
+    [
+        ([MEGATRON.format(n=100, total=100)], True),
+        ([MEGATRON.format(n=99, total=100)], False),
+        (["0: " + MEGATRON.format(n=5, total=5)], True),  # srun -l prefix
+        (["iteration 0/0 |"], False),
+        # Hugging Face: the training bar at its own total; "Training completed"
+        (["100%|██████████| 45/45 [00:30<00:00,  1.50it/s]"], True),
+        (
+            [
+                "  7%|▋         | 3/45 [00:02<00:30,  1.50it/s]",
+                "100%|██████████| 45/45 [00:30<00:00",
+            ],
+            True,
+        ),
+        # an evaluation bar (another total) after the training bar started: not the end
+        (["  7%|▋         | 3/45 [00:02<00:30", "100%|██████████| 8/8 [00:01<00:00"], False),
+        # a datasets bar has a description: never the training bar
+        (["Map: 100%|██████████| 1000/1000 [00:00<00:00, 5000 examples/s]"], False),
+        (["Map: 100%|█| 1000/1000 [00:00", "  2%|▏         | 1/45 [00:01<00:45"], False),
+        (
+            ["Training completed. Do not forget to share your model on huggingface.co/models =)"],
+            True,
+        ),
+        (["{'train_runtime': 31.2, 'train_samples_per_second': 12.8, 'epoch': 3.0}"], True),
+        (["`Trainer.fit` stopped: `max_steps=100` reached."], True),
+        (["[after training is done] datetime: 2026-11-21 10:05:00"], True),
+        (["training is starting", "Training loss 2.3"], False),
+        # telemetry: the training loop's span stopped cleanly, or after an error
+        ([TELEMETRY.format(type="stop", name="training_loop")], True),
+        ([TELEMETRY.format(type="complete", name="training_loop")], True),
+        (
+            [
+                TELEMETRY.format(type="error", name="training_loop"),
+                TELEMETRY.format(type="stop", name="training_loop"),
+            ],
+            False,
+        ),
+        ([TELEMETRY.format(type="stop", name="checkpoint_save")], False),
+    ],
+)
+def test_finish_lines(lines, finished):
+    watch = FinishWatch()
+    results = [watch.feed(line) for line in lines]  # every line: the watch keeps state
+    assert any(results) is finished
+
+
+def _engine() -> LogEngine:
+    return LogEngine(AnalyzerContext())
+
+
+def test_engine_milestone_and_resume():
+    engine = _engine()
+    for n in range(1, 6):
+        assert engine.feed(MEGATRON.format(n=n, total=5), 100.0 + n) is None
+    assert engine.milestones().training_done_at == 105.0
+    resumed = _engine()
+    assert resumed.restore_state(engine.export_state())
+    assert resumed.milestones().training_done_at == 105.0
+
+
+def test_a_save_after_the_last_step_must_finish_first():
+    engine = _engine()
+    engine.feed(MEGATRON.format(n=5, total=5), 1.0)
+    engine.feed(" saving checkpoint at iteration       5 to /ckpt in torch_dist format", 2.0)
+    assert engine.milestones().training_done_at is None  # a crash now may lose the final save
+    engine.feed(" successfully saved checkpoint from iteration       5 to /ckpt", 3.0)
+    assert engine.milestones().training_done_at == 1.0
+
+
+def test_not_finished_midway():
+    engine = _engine()
+    engine.feed(MEGATRON.format(n=3, total=5), 1.0)
+    assert engine.milestones().training_done_at is None
+
+
+@pytest.mark.parametrize(
+    ("line", "restarter"),
+    [
+        (
+            "[2026-11-21 10:00:00] INFO nvidia_resiliency_ext.fault_tolerance.launcher: starting",
+            True,
+        ),
+        (
+            "[WARNING] [RankMonitorServer:34] Did not get subsequent heartbeat. Waited 171.9 s.",
+            True,
+        ),
+        ("+ ft_launcher --nnodes=2 --nproc-per-node=8 train.py", True),
+        (MEGATRON.format(n=3, total=5), False),
+        (
+            "torch.distributed.elastic.multiprocessing.api: [WARNING] Sending process 4 SIGTERM",
+            False,
+        ),
+    ],
+)
+def test_in_job_restarter_is_recognised(line, restarter):
+    engine = _engine()
+    engine.feed(line, 1.0)
+    assert engine.milestones().in_job_restarter is restarter
+    resumed = _engine()
+    assert resumed.restore_state(engine.export_state())
+    assert resumed.milestones().in_job_restarter is restarter

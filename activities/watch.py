@@ -24,6 +24,7 @@ from typing import Any
 
 from temporalio import activity
 
+from activities import telemetry
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
 from activities.logs.locate import find_attempt_log, search_dirs
 from activities.logs.scanner import LogScanner, LogUnavailable
@@ -144,9 +145,11 @@ class WatchActivities:
         details = activity.info().heartbeat_details if activity.in_activity() else ()
         cursor = _cursor_from(details[0] if details else None, request.cursor)
         watcher = _AttemptWatcher(self, request, cursor)
+        telemetry.JOBS_WATCHED.add(1, {"cluster": request.cluster})
         try:
             return await watcher.run()
         finally:
+            telemetry.JOBS_WATCHED.add(-1, {"cluster": request.cluster})
             watcher.close()
 
 
@@ -160,6 +163,7 @@ class _AttemptWatcher:
         # A finding Slurm has not yet confirmed (kept across a worker restart by the cursor).
         self.unconfirmed: Finding | None = _finding_from(cursor.unconfirmed)
         self.first_finding: Finding | None = self.unconfirmed
+        self.found_at = 0.0  # when this watcher read a finding (metrics: crash line -> held)
         self.ignore = set(request.ignore)
         self.last_beat = 0.0
         self.missing_since: float | None = None  # wall time the job was first found missing
@@ -289,6 +293,7 @@ class _AttemptWatcher:
             category=finding.category if finding else None,
             requeue_warranted=finding.requeue_warranted if finding else None,
             cursor=self._cursor_now(unconfirmed=keep_unconfirmed),
+            found_at=self.found_at,
         )
 
     def _cursor_now(self, *, unconfirmed: bool = True) -> LogCursor:
@@ -464,6 +469,8 @@ class _AttemptWatcher:
         for finding in await self._read_and_feed(job, analyzer, now):
             if self.first_finding is None:
                 self.first_finding = finding
+            if not self.found_at:
+                self.found_at = now
             if (
                 self.unconfirmed is None
                 and finding.kind not in self.ignore

@@ -180,6 +180,7 @@ class Observation:
     category: Category | None = None  # attribution of the finding; None without one
     requeue_warranted: bool | None = None  # the analyzer's opinion; None: let the policy decide
     cursor: LogCursor = field(default_factory=LogCursor)
+    found_at: float = 0.0  # epoch seconds the watcher read the finding (0: not known)
 
 
 @dataclass
@@ -294,6 +295,7 @@ class RequeueRequest:
     exclude_nodes: list[str] = field(default_factory=list)
     release_timeout_s: float = 60.0
     live: bool = False  # decided while the attempt ran: requeue only if it still runs
+    detected_at: float = 0.0  # epoch seconds the finding was read (metrics only; 0: unknown)
 
 
 @dataclass
@@ -347,6 +349,7 @@ class DecisionEvent:
     excluded_nodes: list[str] = field(default_factory=list)
     decided_at: float = 0.0
     culprit_nodes: list[str] = field(default_factory=list)  # remembered across jobs
+    category: Category | None = None  # the finding's attribution (metrics); None without one
 
 
 @dataclass

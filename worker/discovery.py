@@ -19,6 +19,7 @@ from temporalio.common import (
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
+from activities import telemetry
 from activities.slurm.poller import ClusterPoller, ClusterSnapshot
 from models import search_attributes as sa
 from models.enrolment import EnrolmentDecision, Verdict, decide_enrolment
@@ -191,8 +192,10 @@ class Discoverer:
                 static_summary=summary[:400],
                 memo={"comment": job.comment[:2000], "enrolled_by": decision.source},
             )
-        except WorkflowAlreadyStartedError:
+        except WorkflowAlreadyStartedError:  # another worker (or an earlier round) started it
+            telemetry.ENROLMENT_DUPLICATES.add(1)
             return
+        telemetry.JOBS_ENROLLED.add(1, {"managed": str(not rejected).lower()})
         if rejected:
             self.stats.rejected += 1
             self.stats.rejected_reasons[job.job_id] = decision.reason

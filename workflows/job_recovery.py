@@ -446,6 +446,7 @@ class JobRecoveryWorkflow:
             exclude_nodes=decision.exclude_nodes,
             release_timeout_s=self.job.config.release_timeout_s,
             live=observation.kind in LIVE_ANOMALIES,
+            detected_at=observation.found_at,
         )
         self.phase = f"requeueing attempt {observation.attempt}"
         self._show()

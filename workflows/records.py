@@ -110,6 +110,7 @@ def decision_event(
         decided_at=record.decided_at,
         # Remembered across jobs only for real failures (not a wait, a success or a cancel).
         culprit_nodes=observation.culprit_nodes if record.failed else [],
+        category=observation.category,
     )
 
 

@@ -1,0 +1,100 @@
+"""Production settings: the Temporal client's TLS/mTLS and API key, and JSON log lines."""
+
+from __future__ import annotations
+
+import json
+import logging
+from pathlib import Path
+from typing import Any
+
+import pytest
+from pydantic import ValidationError
+from temporalio.service import TLSConfig
+
+from worker.config import Settings
+from worker.logs import JsonFormatter, job_fields
+from worker.main import tls_config
+
+
+@pytest.fixture
+def certs(tmp_path: Path) -> dict[str, Path]:
+    files = {"ca": b"CA PEM", "cert": b"CLIENT PEM", "key": b"KEY PEM"}
+    paths = {}
+    for name, content in files.items():
+        paths[name] = tmp_path / f"{name}.pem"
+        paths[name].write_bytes(content)
+    return paths
+
+
+@pytest.mark.parametrize(
+    ("settings", "expected"),
+    [
+        ({}, False),
+        ({"temporal_tls": True}, True),
+        ({"temporal_api_key": "secret"}, True),  # API keys only travel over TLS
+        (
+            {"temporal_tls_ca_cert": "ca"},
+            TLSConfig(server_root_ca_cert=b"CA PEM"),
+        ),
+        (
+            {
+                "temporal_tls_ca_cert": "ca",
+                "temporal_tls_client_cert": "cert",
+                "temporal_tls_client_key": "key",
+                "temporal_tls_server_name": "temporal.example.org",
+            },
+            TLSConfig(
+                server_root_ca_cert=b"CA PEM",
+                client_cert=b"CLIENT PEM",
+                client_private_key=b"KEY PEM",
+                domain="temporal.example.org",
+            ),
+        ),
+        (
+            {"temporal_tls": True, "temporal_tls_server_name": "t.example.org"},
+            TLSConfig(domain="t.example.org"),
+        ),
+    ],
+)
+def test_tls_config(settings: dict[str, Any], expected: object, certs: dict[str, Path]) -> None:
+    values = {k: certs.get(v, v) if isinstance(v, str) else v for k, v in settings.items()}
+    assert tls_config(Settings(**values)) == expected
+
+
+def test_client_cert_without_key_is_refused(certs: dict[str, Path]) -> None:
+    with pytest.raises(ValidationError, match="go together"):
+        Settings(temporal_tls_client_cert=certs["cert"])
+
+
+def test_api_key_is_not_printed() -> None:
+    settings = Settings(temporal_api_key="very-secret")
+    assert "very-secret" not in repr(settings)
+
+
+@pytest.mark.parametrize(
+    ("workflow_id", "fields"),
+    [
+        ("ajr-local-42", {"cluster": "local", "job_id": 42}),
+        ("ajr-my-cluster.1-7", {"cluster": "my-cluster.1", "job_id": 7}),
+        ("something-else", {}),
+        ("ajr-local-notanumber", {}),
+    ],
+)
+def test_job_fields_from_workflow_id(workflow_id: str, fields: dict[str, Any]) -> None:
+    assert job_fields(workflow_id) == fields
+
+
+def test_json_line_carries_temporal_context_and_extras() -> None:
+    record = logging.LogRecord("ajr.x", logging.WARNING, __file__, 1, "job %s: %s", (42, "x"), None)
+    record.temporal_workflow = {"workflow_id": "ajr-c1-42", "run_id": "r1"}
+    record.attempt = 3
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "job 42: x"
+    assert line["level"] == "WARNING"
+    assert (line["workflow_id"], line["run_id"], line["job_id"], line["cluster"]) == (
+        "ajr-c1-42",
+        "r1",
+        42,
+        "c1",
+    )
+    assert line["attempt"] == 3

@@ -45,12 +45,14 @@ for daemon in slurmctld slurmd; do
     fi
 done
 
-# --- Prometheus, promtool, systemd-analyze -------------------------------------------------
+# --- Prometheus, promtool, systemd-analyze, slurmdbd -----------------------------------------
 # tests/integration/test_observability.py scrapes a worker with Debian's real Prometheus;
 # tests/unit/test_deploy.py checks deploy/ with promtool and `systemd-analyze verify`.
 extra=()
 have prometheus && have promtool || extra+=(prometheus)
 have systemd-analyze || extra+=(systemd)
+# tests/integration/test_least_privilege.py: accounting on the local MariaDB, sacctmgr admin levels.
+have slurmdbd && have sacctmgr || extra+=(slurmdbd)
 if [ "${#extra[@]}" -gt 0 ]; then
     apt_install --no-install-recommends "${extra[@]}"
 fi

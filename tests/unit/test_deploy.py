@@ -5,6 +5,7 @@ resources, two replicas with a disruption budget)."""
 
 from __future__ import annotations
 
+import json
 import re
 import shutil
 import subprocess
@@ -127,6 +128,21 @@ def test_schema_validation_would_catch_a_typo() -> None:
     broken["spec"]["template"]["spec"]["containers"][0]["resource"] = {}
     with pytest.raises(kubernetes_validate.ValidationError):
         kubernetes_validate.validate(broken, K8S_VERSION, strict=True)
+
+
+def test_manifests_pass_checkov() -> None:
+    checkov = REPO / ".venv-checkov" / "bin" / "checkov"
+    if not checkov.exists():
+        pytest.fail(f"{checkov} is missing: `make {checkov.relative_to(REPO)}` installs it")
+    result = subprocess.run(
+        [str(checkov), "-d", str(DEPLOY / "k8s"), "--framework", "kubernetes", "--compact",
+         "--quiet", "--skip-download", "--output", "json"],
+        capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-2000:]
+    summary = json.loads(result.stdout)["summary"]
+    assert summary["failed"] == 0 and summary["passed"] >= 90, summary
+    assert summary["skipped"] == 2, summary  # the two the Deployment's annotations justify
 
 
 def test_worker_deployment_follows_the_production_rules() -> None:

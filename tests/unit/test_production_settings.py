@@ -1,4 +1,5 @@
-"""Production settings: the Temporal client's TLS/mTLS and API key, and JSON log lines."""
+"""Production settings: the Temporal client's TLS/mTLS and API key, JSON log lines, and
+what `ajr status` says a job in observe-only mode would have had done."""
 
 from __future__ import annotations
 
@@ -11,9 +12,11 @@ import pytest
 from pydantic import ValidationError
 from temporalio.service import TLSConfig
 
+from models.recovery import Action, AttemptRecord, Observed
 from worker.config import Settings
 from worker.logs import JsonFormatter, job_fields
 from worker.main import tls_config
+from worker.status import would_have_done
 
 
 @pytest.fixture
@@ -98,3 +101,34 @@ def test_json_line_carries_temporal_context_and_extras() -> None:
         "c1",
     )
     assert line["attempt"] == 3
+
+
+def _record(attempt: int, action: Action, reasons: list[str], *, acted: bool) -> AttemptRecord:
+    return AttemptRecord(
+        attempt=attempt, observed=Observed.CRASH, action=action, acted=acted, reasons=reasons
+    )
+
+
+@pytest.mark.parametrize(
+    ("attempts", "expected"),
+    [
+        ([], ""),
+        ([_record(0, Action.REQUEUE, ["crash", "requeue 1 of 1"], acted=True)], ""),
+        (
+            [_record(0, Action.REQUEUE, ["segfault", "observe-only: not acting"], acted=False)],
+            "observe-only, would requeue attempt 0: segfault",
+        ),
+        # Paused, not observe-only: not a rollout finding.
+        ([_record(0, Action.REQUEUE, ["x", "paused: not acting"], acted=False)], ""),
+        (
+            [
+                _record(0, Action.REQUEUE, ["first", "observe-only: not acting"], acted=False),
+                _record(0, Action.WATCH, ["keep watching"], acted=False),
+                _record(0, Action.CANCEL, ["limit", "observe-only: not acting"], acted=False),
+            ],
+            "observe-only, would cancel attempt 0: limit",
+        ),
+    ],
+)
+def test_would_have_done(attempts: list[AttemptRecord], expected: str) -> None:
+    assert would_have_done(attempts) == expected

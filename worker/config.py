@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     # (e.g. http://otel-collector:4318; empty: off), and the log line format.
     metrics_port: int = Field(default=0, ge=0, lt=65536)
     metrics_host: str = "127.0.0.1"
+    # The Temporal SDK's own metrics (task slots, poll and schedule-to-start latencies, ...) on
+    # their own Prometheus endpoint (0: off).
+    temporal_metrics_port: int = Field(default=0, ge=0, lt=65536)
     otlp_endpoint: str = ""
     otlp_export_interval: float = Field(default=30.0, gt=0)
     log_format: Literal["text", "json"] = "text"

@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from datetime import timedelta
 
 from temporalio.client import Client, Interceptor
+from temporalio.runtime import Runtime as TemporalRuntime
 from temporalio.service import TLSConfig
 from temporalio.worker import Worker
 
@@ -82,7 +83,11 @@ def tls_config(settings: Settings) -> TLSConfig | bool:
     )
 
 
-async def connect(settings: Settings, interceptors: Sequence[Interceptor] = ()) -> Client:
+async def connect(
+    settings: Settings,
+    interceptors: Sequence[Interceptor] = (),
+    runtime: TemporalRuntime | None = None,
+) -> Client:
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
@@ -90,6 +95,7 @@ async def connect(settings: Settings, interceptors: Sequence[Interceptor] = ()) 
         tls=tls_config(settings),
         api_key=settings.temporal_api_key.get_secret_value() if settings.temporal_api_key else None,
         interceptors=interceptors,
+        runtime=runtime,
     )
 
 
@@ -194,7 +200,7 @@ async def serve(
     """`ajr worker`: run until SIGTERM or SIGINT (`slurm`, `workflows`: see `build`)."""
     observability = telemetry.setup(settings)
     try:
-        client = await connect(settings, observability.interceptors)
+        client = await connect(settings, observability.interceptors, observability.runtime)
     except Exception as exc:
         log.error("cannot connect to Temporal at %s: %s", settings.temporal_address, exc)
         observability.shutdown()

@@ -2,6 +2,7 @@
 
 - metrics: a Prometheus endpoint on `AJR_METRICS_HOST:AJR_METRICS_PORT` (`/metrics`), and/or
   OTLP/HTTP export to `AJR_OTLP_ENDPOINT` every `AJR_OTLP_EXPORT_INTERVAL` seconds;
+- the Temporal SDK's own metrics on `AJR_TEMPORAL_METRICS_PORT`;
 - traces: Temporal's TracingInterceptor (StartWorkflow/RunWorkflow/StartActivity/RunActivity
   spans) and ajr's own spans (each Slurm command, each requeue), exported over OTLP/HTTP.
 
@@ -21,6 +22,7 @@ from opentelemetry.sdk.trace import TracerProvider
 from opentelemetry.sdk.trace.export import BatchSpanProcessor
 from temporalio.client import Interceptor
 from temporalio.contrib.opentelemetry import TracingInterceptor
+from temporalio.runtime import PrometheusConfig, Runtime, TelemetryConfig
 
 from worker.config import Settings
 
@@ -34,6 +36,7 @@ class Telemetry:
     meter_provider: MeterProvider | None = None
     tracer_provider: TracerProvider | None = None
     interceptors: list[Interceptor] = field(default_factory=list)
+    runtime: Runtime | None = None  # the Temporal SDK's, when its metrics are exported
 
     def shutdown(self) -> None:
         for provider in (self.tracer_provider, self.meter_provider):
@@ -86,6 +89,20 @@ def setup(settings: Settings) -> Telemetry:
         trace.set_tracer_provider(result.tracer_provider)
         result.interceptors.append(TracingInterceptor())
         log.info("OpenTelemetry: traces and metrics to %s (OTLP/HTTP)", settings.otlp_endpoint)
+    if settings.temporal_metrics_port:
+        address = f"{settings.metrics_host}:{settings.temporal_metrics_port}"
+        result.runtime = Runtime(
+            telemetry=TelemetryConfig(
+                metrics=PrometheusConfig(
+                    bind_address=address,
+                    counters_total_suffix=True,
+                    unit_suffix=True,
+                    durations_as_seconds=True,
+                ),
+                global_tags={"ajr_cluster": settings.cluster_name},
+            )
+        )
+        log.info("Temporal SDK metrics: http://%s/metrics", address)
     if readers:
         result.meter_provider = MeterProvider(metric_readers=readers, resource=resource)
         metrics.set_meter_provider(result.meter_provider)

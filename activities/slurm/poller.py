@@ -70,7 +70,7 @@ class ClusterPoller:
                 telemetry.SLURM_ERRORS.add(
                     1, {"program": "squeue", "command": "", "kind": "no_answer"}
                 )
-            if previous.ok:
+            if previous.ok or previous.sequence == 0:  # the first failure, or no answer yet
                 log.warning("cluster poll failed: %s", exc)
             snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), previous.jobs, str(exc))
         async with self._changed:

@@ -6,6 +6,8 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "$0")/../.." && pwd)"
+# Debian's interpreter: the service user must be able to run it (a pyenv under /root is not).
+python=/usr/bin/python3.11
 start=1
 [ "${1:-}" = "--no-start" ] && start=0
 
@@ -15,7 +17,7 @@ if [ "$(id -u)" -ne 0 ]; then
 fi
 export DEBIAN_FRONTEND=noninteractive
 need=()
-command -v python3.11 >/dev/null || need+=(python3.11 python3.11-venv)
+[ -x "$python" ] && "$python" -c "import ensurepip" 2>/dev/null || need+=(python3.11 python3.11-venv)
 command -v squeue >/dev/null || need+=(slurm-client)
 command -v munge >/dev/null || need+=(munge)
 if [ "${#need[@]}" -gt 0 ]; then
@@ -30,7 +32,7 @@ if ! id ajr >/dev/null 2>&1; then
 fi
 
 install -d -m 0755 /opt/ajr
-[ -x /opt/ajr/venv/bin/python ] || python3.11 -m venv /opt/ajr/venv
+[ -x /opt/ajr/venv/bin/python ] || "$python" -m venv /opt/ajr/venv
 /opt/ajr/venv/bin/pip install --quiet --upgrade "$repo"
 
 install -d -m 0750 -o root -g ajr /etc/ajr

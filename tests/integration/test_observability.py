@@ -158,12 +158,13 @@ async def eventually(
 async def test_prometheus_scrapes_a_worker_recovering_a_job(
     temporal_env, slurm_cluster, workdir: Path, sqlite_url, tmp_path: Path, otlp: OtlpReceiver
 ) -> None:
-    metrics_port = free_port()
+    metrics_port, sdk_port = free_port(), free_port()
     settings = make_settings(
         slurm_cluster.conf,
         temporal_address(temporal_env),
         sqlite_url,
         metrics_port=metrics_port,
+        temporal_metrics_port=sdk_port,
         otlp_endpoint=otlp.url,
         otlp_export_interval=1.0,
         log_format="json",
@@ -228,6 +229,11 @@ async def test_prometheus_scrapes_a_worker_recovering_a_job(
             assert all(rule["health"] != "err" for rule in loaded.values()), loaded
             firing = (await client.get(f"{api}/api/v1/alerts")).json()["data"]["alerts"]
             assert firing == [], firing
+
+            # The Temporal SDK's own metrics, on their own endpoint.
+            sdk = (await client.get(f"http://127.0.0.1:{sdk_port}/metrics")).text
+            assert "temporal_activity_execution_latency_seconds" in sdk, sdk[:2000]
+            assert 'ajr_cluster="' + settings.cluster_name + '"' in sdk
 
         # Traces and metrics also went out over OTLP: Temporal's spans and ajr's own.
         deadline = time.monotonic() + 15

@@ -49,6 +49,22 @@ def temporal_context() -> dict[str, Any]:
     return fields
 
 
+def _without_context_suffix(record: logging.LogRecord) -> str:
+    """The message without the ` ({...})` Temporal's loggers append (the context is in fields).
+
+    `workflow.logger.workflow_info_on_message = False` is not seen by workflows' sandboxed copy
+    of the logger, so the suffix is taken off here, where the fields are added.
+    """
+    message = record.getMessage()
+    if ("temporal_workflow" in record.__dict__ or "temporal_activity" in record.__dict__) and (
+        message.endswith("})")
+    ):
+        cut = message.rfind(" ({")
+        if cut >= 0:
+            return message[:cut]
+    return message
+
+
 class JsonFormatter(logging.Formatter):
     """One JSON object per line: time, level, logger, message, Temporal/job context, extras."""
 
@@ -57,7 +73,7 @@ class JsonFormatter(logging.Formatter):
             "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
             "level": record.levelname,
             "logger": record.name,
-            "message": record.getMessage(),
+            "message": _without_context_suffix(record),
         }
         # temporalio's workflow.logger / activity.logger put their context in `extra`.
         for key, value in record.__dict__.items():

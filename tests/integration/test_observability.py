@@ -258,8 +258,15 @@ async def test_prometheus_scrapes_a_worker_recovering_a_job(
 
     # Every worker log line is one JSON object; the watcher's lines name the job and workflow.
     entries = [json.loads(line) for line in worker_log.read_text().splitlines() if line.strip()]
-    watch_lines = [e for e in entries if e["logger"] == "activities.watch"]
-    assert watch_lines, "the watcher logged nothing"
-    for entry in watch_lines:
+    job_loggers = {
+        "worker.discovery",
+        "activities.watch",
+        "activities.actions",
+        "temporalio.workflow",
+    }
+    job_lines = [e for e in entries if e["logger"] in job_loggers]
+    assert {e["logger"] for e in job_lines} == job_loggers, entries
+    for entry in job_lines:
         assert entry["job_id"] == job_id, entry
         assert entry["workflow_id"] == f"ajr-{settings.cluster_name}-{job_id}", entry
+        assert "{'attempt'" not in entry["message"], entry  # the context is in fields, not text

@@ -132,3 +132,14 @@ def _record(attempt: int, action: Action, reasons: list[str], *, acted: bool) ->
 )
 def test_would_have_done(attempts: list[AttemptRecord], expected: str) -> None:
     assert would_have_done(attempts) == expected
+
+
+def test_json_line_drops_temporals_context_suffix() -> None:
+    message = "job 42: release ({'attempt': 1, 'workflow_id': 'ajr-c1-42'})"
+    record = logging.LogRecord("temporalio.workflow", logging.INFO, __file__, 1, message, (), None)
+    record.temporal_workflow = {"workflow_id": "ajr-c1-42", "run_id": "r1"}
+    line = json.loads(JsonFormatter().format(record))
+    assert line["message"] == "job 42: release"
+    assert line["job_id"] == 42
+    plain = logging.LogRecord("x", logging.INFO, __file__, 1, "a ({'b': 1})", (), None)
+    assert json.loads(JsonFormatter().format(plain))["message"] == "a ({'b': 1})"

@@ -20,6 +20,7 @@ from pathlib import Path
 import httpx
 import pytest
 from sqlalchemy import create_engine, text
+from temporalio.service import RPCError
 
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
@@ -53,7 +54,12 @@ async def holder(
     """The PID of the live worker running this job's pending activity (identity `pid@host`)."""
     deadline = time.monotonic() + timeout
     while True:
-        description = await ajr.handle(job_id).describe()
+        try:
+            description = await ajr.handle(job_id).describe()
+        except RPCError:  # not started yet: discovery runs once per poll interval
+            assert time.monotonic() < deadline, f"job {job_id}: no workflow"
+            await asyncio.sleep(0.2)
+            continue
         for pending in description.raw_description.pending_activities:
             identity = pending.last_worker_identity
             if pending.activity_type.name == activity_type and identity:

@@ -157,8 +157,10 @@ async def test_operator_user_recovers_another_users_job(
             outcome,
             (tmp_path / "worker.log").read_text()[-3000:],
         )
-        job = await ajr.job(job_id)
-        assert job.restart_count == 1 and job.state is JobState.CANCELLED, job
+        job = await ajr.wait_for_job(
+            job_id, lambda j: j.state is JobState.CANCELLED, 30, "cancelled (by the operator)"
+        )
+        assert job.restart_count == 1, job
         assert job.user_name == JOB_USER
         logs = sorted(home.glob(f"lp_{job_id}_date_*_time_*.log"))
         assert len(logs) == 2, logs

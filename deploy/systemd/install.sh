@@ -41,6 +41,8 @@ if [ ! -e /etc/ajr/ajr.env ]; then
     echo "install.sh: edit /etc/ajr/ajr.env (Temporal, database, cluster name)"
 fi
 install -m 0644 "$repo/deploy/systemd/ajr-worker.service" /etc/systemd/system/ajr-worker.service
+# One worker per cluster on this host instead: ajr-worker@<cluster> with /etc/ajr/<cluster>.env.
+install -m 0644 "$repo/deploy/systemd/ajr-worker@.service" /etc/systemd/system/ajr-worker@.service
 
 if [ -d /run/systemd/system ]; then
     systemctl daemon-reload

@@ -50,14 +50,20 @@ def test_alert_rules_pass_promtool_check_and_their_unit_tests() -> None:
     assert tested.returncode == 0, tested.stdout + tested.stderr
 
 
-def _unit_for_verify(tmp_path: Path, replace: dict[str, str] | None = None) -> Path:
-    """The shipped unit, with ExecStart pointing at this checkout's `ajr` (verify checks that
+def _unit_for_verify(
+    tmp_path: Path,
+    replace: dict[str, str] | None = None,
+    *,
+    source: str = "ajr-worker.service",
+    name: str = "ajr-worker.service",
+) -> Path:
+    """A shipped unit, with ExecStart pointing at this checkout's `ajr` (verify checks that
     the program exists; /opt/ajr is where install.sh puts it on a head node)."""
-    text = (DEPLOY / "systemd" / "ajr-worker.service").read_text()
+    text = (DEPLOY / "systemd" / source).read_text()
     text = text.replace("/opt/ajr/venv/bin/ajr", str(Path(sys.executable).parent / "ajr"))
     for old, new in (replace or {}).items():
         text = text.replace(old, new)
-    unit = tmp_path / "ajr-worker.service"
+    unit = tmp_path / name
     unit.write_text(text)
     return unit
 
@@ -74,6 +80,13 @@ def _verify(unit: Path) -> subprocess.CompletedProcess[str]:
 def test_systemd_unit_verifies_without_a_warning(tmp_path: Path) -> None:
     result = _verify(_unit_for_verify(tmp_path))
     assert result.returncode == 0 and not result.stdout and not result.stderr, result
+
+
+def test_systemd_template_unit_per_cluster_verifies(tmp_path: Path) -> None:
+    unit = _unit_for_verify(tmp_path, source="ajr-worker@.service", name="ajr-worker@c1.service")
+    result = _verify(unit)
+    assert result.returncode == 0 and not result.stdout and not result.stderr, result
+    assert "EnvironmentFile=/etc/ajr/%i.env" in unit.read_text().splitlines()
 
 
 def test_systemd_verify_would_catch_a_broken_unit(tmp_path: Path) -> None:

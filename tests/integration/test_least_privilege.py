@@ -34,6 +34,7 @@ from tests.integration.recovery_harness import (
     temporal_address,
     worker_process,
 )
+from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.integration
 
@@ -141,7 +142,11 @@ async def test_operator_user_recovers_another_users_job(
         assert admin.strip() == f"{OPERATOR}|Operator", admin
 
         settings = make_settings(
-            operator_cluster.conf, temporal_address(temporal_env), mysql_url, state_dir=state
+            operator_cluster.conf,
+            temporal_address(temporal_env),
+            mysql_url,
+            state_dir=state,
+            crash_confirm=3.0,  # an Xid line waits this long for training to go on
         )
         worker = worker_process(settings, tmp_path / "worker.log", user=operator)
         control = SlurmControl(SlurmRunner(env=settings.slurm_env()))
@@ -150,8 +155,16 @@ async def test_operator_user_recovers_another_users_job(
         uid_line = next(line for line in status.splitlines() if line.startswith("Uid:"))
         assert uid_line.split()[1:] == [str(operator.pw_uid)] * 4, uid_line  # never root
 
-        # The seed's verification sequence, on alice's job, by the operator's worker.
+        # The seed's verification sequence, on alice's job, by the operator's worker; and a
+        # crash line naming the job's node, which the operator excludes on requeue.
         job_id = submit_as(alice, operator_cluster, home, seed_script())
+        xid = (
+            'echo \\"[12345.6] \\$SLURMD_NODENAME kernel: NVRM: Xid '
+            '(PCI:0000:3b:00): 79, pid=4242, GPU has fallen off the bus.\\"'
+        )
+        xid_job = submit_as(
+            alice, operator_cluster, home, seed_script(crash_line=xid, after="sleep 60")
+        )
         outcome = await ajr.outcome(job_id, timeout=120)
         assert outcome.outcome is Outcome.MAX_REQUEUES, (
             outcome,
@@ -164,6 +177,15 @@ async def test_operator_user_recovers_another_users_job(
         assert job.user_name == JOB_USER
         logs = sorted(home.glob(f"lp_{job_id}_date_*_time_*.log"))
         assert len(logs) == 2, logs
+        # Its second attempt ran elsewhere (and named its own node in turn: stopped there).
+        xid_outcome = await ajr.outcome(xid_job, timeout=60)
+        assert xid_outcome.outcome is Outcome.MAX_REQUEUES, xid_outcome
+        records = await ajr.handle(xid_job).query(JobRecoveryWorkflow.attempts)
+        culprit = records[0].nodes[0]
+        assert records[0].excluded_nodes == [culprit], records
+        second = await ajr.job(xid_job)
+        assert second.restart_count == 1 and second.excluded_nodes == (culprit,), second
+        assert culprit not in second.nodes, second
         # The accounting database saw it too: sacct works on this cluster.
         sacct = subprocess.run(
             ["sacct", "-n", "-P", "-X", "-j", str(job_id), "-o", "JobID,User"],

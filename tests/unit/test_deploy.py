@@ -183,3 +183,13 @@ def test_worker_deployment_follows_the_production_rules() -> None:
     assert {"/etc/slurm", "/run/munge"} <= mounts
     config = {m["metadata"]["name"]: m for m in by_kind["ConfigMap"]}["ajr-config"]["data"]
     assert config["AJR_METRICS_PORT"] == str(worker["ports"][0]["containerPort"])
+
+
+def test_temporal_helm_values_use_mysql_persistence() -> None:
+    values = yaml.safe_load((DEPLOY / "k8s" / "temporal-values.yaml").read_text())
+    persistence = values["server"]["config"]["persistence"]
+    for store in ("default", "visibility"):
+        assert persistence[store]["driver"] == "sql"
+        assert persistence[store]["sql"]["driver"] == "mysql8"
+        assert persistence[store]["sql"]["existingSecret"]  # no password in the values
+    assert not values["cassandra"]["enabled"] and not values["mysql"]["enabled"]

@@ -12,6 +12,7 @@ import os
 import pwd
 import shutil
 import subprocess
+import sysconfig
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -115,11 +116,32 @@ def as_operator(operator: pwd.struct_passwd, cluster: SlurmCluster, *args: str) 
     return done.stderr
 
 
+def readable_by(user: pwd.struct_passwd, *paths: Path) -> list[Path]:
+    """Those of `paths` the user cannot read (the worker runs this checkout's code as them)."""
+    denied = []
+    for path in paths:
+        probe = subprocess.run(
+            ["test", "-r", str(path)], user=user.pw_uid, group=user.pw_gid, extra_groups=[],
+            check=False,
+        )  # fmt: skip
+        if probe.returncode != 0:
+            denied.append(path)
+    return denied
+
+
 async def test_operator_user_recovers_another_users_job(
     operator_cluster: SlurmCluster, temporal_env, mysql_url: str, tmp_path: Path
 ) -> None:
     operator = os_user(OPERATOR, system=True)
     alice = os_user(JOB_USER, system=False)
+    repo = Path(__file__).resolve().parents[2]
+    code = [repo / "worker" / "main.py", Path(sysconfig.get_paths()["purelib"]) / "temporalio"]
+    denied = readable_by(operator, *code)
+    if denied:
+        integration_unavailable(
+            f"this checkout for the non-root user {OPERATOR}",
+            PermissionError(f"cannot read {', '.join(map(str, denied))}: clone outside /root"),
+        )
     home = Path(tempfile.mkdtemp(prefix="ajr-lp-alice-", dir="/tmp"))
     home.chmod(0o755)
     os.chown(home, alice.pw_uid, alice.pw_gid)

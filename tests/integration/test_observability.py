@@ -199,6 +199,7 @@ async def test_prometheus_scrapes_a_worker_recovering_a_job(
             assert list(held.values()) == [1.0], held
             (latency,) = (await eventually(client, api, "ajr_crash_to_held_seconds_sum")).values()
             assert 0 < latency < 10, f"crash line -> held took {latency}s"
+            print(f"ajr_crash_to_held_seconds: {latency:.3f}s (one sample)")
             requeues = await eventually(client, api, "ajr_requeue_duration_seconds_count")
             assert list(requeues.values()) == [1.0], requeues
             squeue = await eventually(

@@ -8,6 +8,11 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: install test demo system-deps lint
 
+# checkov lints deploy/k8s (tests/unit/test_deploy.py); its own venv: its pins (packaging,
+# boto3, ...) would change ajr's.
+CHECKOV_VENV := .venv-checkov
+CHECKOV      := $(CHECKOV_VENV)/bin/checkov
+
 install: $(STAMP)
 
 $(BIN)/python:
@@ -16,6 +21,10 @@ $(BIN)/python:
 $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
+
+$(CHECKOV):
+	$(PYTHON) -m venv $(CHECKOV_VENV)
+	$(CHECKOV_VENV)/bin/python -m pip install --quiet checkov==3.3.30
 
 # Slurm, munge and (only if nothing answers on 127.0.0.1:3306) MariaDB.
 system-deps:
@@ -28,7 +37,7 @@ lint: install
 	$(BIN)/lint-imports
 
 # Every step must pass; pytest's exit 5 ("no tests collected") fails the target like any error.
-test: install system-deps lint
+test: install system-deps lint $(CHECKOV)
 	$(BIN)/pytest
 
 demo: install system-deps

@@ -14,7 +14,9 @@ import time
 from collections.abc import AsyncIterator, Callable
 
 from temporalio import activity
+from temporalio.exceptions import ApplicationError
 
+from activities import telemetry
 from activities.errors import activity_error
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import InvalidNodeName, validate_node_names
@@ -191,8 +193,22 @@ class SlurmActions:
             validate_node_names(request.exclude_nodes)
         except InvalidNodeName as exc:
             raise activity_error(ErrorType.INVALID_REQUEST, str(exc)) from exc
-        async with _slurm_action():
-            return await self._requeue(request)
+        started = time.monotonic()
+        with (
+            telemetry.REQUEUES_IN_PROGRESS.track(),
+            telemetry.tracer.start_as_current_span(
+                "requeue_job", attributes={"job.id": request.job_id, "attempt": request.attempt}
+            ),
+        ):
+            try:
+                async with _slurm_action():
+                    result = await self._requeue(request)
+            except ApplicationError as exc:
+                telemetry.REQUEUE_ERRORS.add(1, {"type": exc.type or "unknown"})
+                raise
+        if result.requeued:
+            telemetry.REQUEUE_DURATION.record(time.monotonic() - started)
+        return result
 
     async def _requeue(self, request: RequeueRequest) -> RequeueResult:
         job_id, attempt = request.job_id, request.attempt
@@ -266,6 +282,9 @@ class SlurmActions:
                 ended_state=job.state,
             )
         if job.state is JobState.PENDING and job.held:
+            if request.live and request.detected_at and steps[0].startswith("requeuehold: "):
+                # Measured once: by the call that did the requeuehold (not a retry's).
+                telemetry.CRASH_TO_HELD.record(max(0.0, time.time() - request.detected_at))
             await _past_credential_revocation(time.time())
             wanted, unknown = await _known_exclusions(job, request.exclude_nodes, partition)
             if unknown:

@@ -13,6 +13,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, select
 from temporalio import activity
 
+from activities import telemetry
 from activities.database import efficiency
 from activities.database.tables import (
     AttemptRow,
@@ -83,11 +84,12 @@ def _attempt_values(event: DecisionEvent, record: AttemptRecord) -> dict[str, An
 
 
 @contextmanager
-def _database() -> Iterator[None]:
+def _database(operation: str) -> Iterator[None]:
     """A database failure crosses the boundary as its error type, never as a driver's class."""
     try:
         yield
     except SQLAlchemyError as exc:
+        telemetry.DB_ERRORS.add(1, {"operation": operation, "error": type(exc).__name__})
         raise activity_error(ErrorType.DATABASE_UNAVAILABLE, str(exc)[:500]) from exc
 
 
@@ -190,13 +192,25 @@ class RecordActivities:
     @activity.defn(name=ActivityName.RECORD_DECISION)
     def record_decision(self, event: DecisionEvent) -> RecordResult:
         """Written, or already there (a retry or a replay): never twice."""
-        with _database():
-            return RecordResult(written=self._write(event))
+        with _database("record_decision"):
+            written = self._write(event)
+        if written:  # counted once per decision, whichever worker wrote it
+            telemetry.DECISIONS.add(
+                1,
+                {
+                    "observed": event.observed.value,
+                    "action": event.action.value,
+                    "outcome": event.outcome.value,
+                    "category": event.category.value if event.category else "none",
+                    "acted": str(event.acted).lower(),
+                },
+            )
+        return RecordResult(written=written)
 
     @activity.defn(name=ActivityName.FIND_SUSPECTS)
     def find_suspects(self, query: SuspectQuery) -> SuspectsResult:
         """Nodes of a failed attempt that other jobs' failures also implicated recently."""
-        with _database():
+        with _database("find_suspects"):
             return SuspectsResult(suspects(query, self._incidents(query)))
 
     def _incidents(self, query: SuspectQuery) -> list[tuple[str, int]]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from temporalio import activity
 
+from activities import telemetry
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
 from activities.logs.locate import find_attempt_log, search_dirs
 from activities.logs.scanner import LogScanner, LogUnavailable
@@ -151,9 +152,11 @@ class WatchActivities:
         details = activity.info().heartbeat_details if activity.in_activity() else ()
         cursor = _cursor_from(details[0] if details else None, request.cursor)
         watcher = _AttemptWatcher(self, request, cursor)
+        telemetry.JOBS_WATCHED.add(1, {"cluster": request.cluster})
         try:
             return await watcher.run()
         finally:
+            telemetry.JOBS_WATCHED.add(-1, {"cluster": request.cluster})
             watcher.close()
 
 
@@ -167,6 +170,7 @@ class _AttemptWatcher:
         # A finding Slurm has not yet confirmed (kept across a worker restart by the cursor).
         self.unconfirmed: Finding | None = _finding_from(cursor.unconfirmed)
         self.first_finding: Finding | None = self.unconfirmed
+        self.found_at = 0.0  # when this watcher read a finding (metrics: crash line -> held)
         self.ignore = set(request.ignore)
         self.last_beat = 0.0
         self.missing_since: float | None = None  # wall time the job was first found missing
@@ -301,6 +305,7 @@ class _AttemptWatcher:
             started_at=job.start_time or self.log.cursor.running_since,
             ended_at=job.end_time if job.state.is_ended else 0.0,
             seen_at=self.owner._clock.time(),
+            found_at=self.found_at,
         )
 
     def _cursor_now(self, *, unconfirmed: bool = True) -> LogCursor:
@@ -481,6 +486,8 @@ class _AttemptWatcher:
                 cursor.anomaly_at = now  # the read that brought the finding's line
             if self.first_finding is None:
                 self.first_finding = finding
+            if not self.found_at:
+                self.found_at = now
             if (
                 self.unconfirmed is None
                 and finding.kind not in self.ignore

@@ -14,6 +14,7 @@ import shutil
 import subprocess
 import time
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from string import Template
 
@@ -188,6 +189,47 @@ def _pid_from_file(path: Path) -> int | None:
     return pid if pid_running(pid) else None
 
 
+@dataclass(frozen=True)
+class Accounting:
+    """slurmdbd on a MySQL/MariaDB database: accounting, `sacct`, and Slurm admin levels
+    (`sacctmgr ... AdminLevel=Operator`, what ajr's own least-privilege identity needs)."""
+
+    port: int  # slurmdbd's DbdPort
+    storage_db: str  # the database slurmdbd creates and owns (StorageLoc)
+    storage_host: str = "127.0.0.1"
+    storage_port: int = 3306
+    storage_user: str = "root"
+    storage_pass: str = ""
+
+    def slurmdbd_conf(self, *, pid_file: Path, log_file: Path) -> str:
+        lines = [
+            "# Rendered by ajr (devstack/slurm.py). Mode 0600: it may hold a password.",
+            "AuthType=auth/munge",
+            "DbdHost=localhost",
+            f"DbdPort={self.port}",
+            "SlurmUser=root",
+            f"PidFile={pid_file}",
+            f"LogFile={log_file}",
+            "StorageType=accounting_storage/mysql",
+            f"StorageHost={self.storage_host}",
+            f"StoragePort={self.storage_port}",
+            f"StorageUser={self.storage_user}",
+            f"StorageLoc={self.storage_db}",
+        ]
+        if self.storage_pass:
+            lines.append(f"StoragePass={self.storage_pass}")
+        return "\n".join(lines) + "\n"
+
+    def slurm_conf_lines(self) -> str:
+        return (
+            "\n# Accounting through slurmdbd (admin levels for sacctmgr-managed users).\n"
+            "AccountingStorageType=accounting_storage/slurmdbd\n"
+            "AccountingStorageHost=localhost\n"
+            f"AccountingStoragePort={self.port}\n"
+            "JobAcctGatherType=jobacct_gather/none\n"
+        )
+
+
 class SlurmCluster:
     """slurmctld + N slurmd on 127.0.0.1, configured and recorded under `state_dir`.
 
@@ -208,6 +250,7 @@ class SlurmCluster:
         cpus_per_node: int | None = None,
         real_memory_mb: int = 2000,
         registry: ProcessRegistry | None = None,
+        accounting: Accounting | None = None,
     ) -> None:
         if nodes < 1:
             raise ValueError("a cluster needs at least one node")
@@ -224,6 +267,7 @@ class SlurmCluster:
         self.slurm_dir = self.state_dir / "slurm"
         self.log_dir = self.state_dir / "logs"
         self.run_dir = self.slurm_dir / "run"
+        self.accounting = accounting
 
     # --- layout --------------------------------------------------------------------------------
 
@@ -243,6 +287,8 @@ class SlurmCluster:
         """Every TCP port this cluster listens on, with what listens there."""
         ports = {self.slurmctld_port: "slurmctld", self.slurmd_port: "SlurmdPort (default)"}
         ports.update({port: f"slurmd {name}" for name, port in self.node_ports.items()})
+        if self.accounting is not None:
+            ports[self.accounting.port] = "slurmdbd"
         return ports
 
     @property
@@ -253,7 +299,8 @@ class SlurmCluster:
         return self.log_dir / f"slurmd-{node}.log"
 
     def piece_names(self) -> list[str]:
-        return ["slurmctld", *(f"slurmd-{node}" for node in self.node_names)]
+        dbd = ["slurmdbd"] if self.accounting is not None else []
+        return [*dbd, "slurmctld", *(f"slurmd-{node}" for node in self.node_names)]
 
     def env(self) -> dict[str, str]:
         """What a Slurm client command needs to talk to this cluster."""
@@ -271,7 +318,8 @@ class SlurmCluster:
         except OSError as exc:
             raise DevStackError(f"slurm.conf template missing: {TEMPLATE_PATH}: {exc}") from exc
         last_port = self.node_port_base + self.nodes - 1
-        return template.substitute(
+        accounting = self.accounting.slurm_conf_lines() if self.accounting is not None else ""
+        return accounting + template.substitute(
             cluster_name=self.cluster_name,
             slurmctld_port=self.slurmctld_port,
             slurmd_port=self.slurmd_port,
@@ -301,6 +349,16 @@ class SlurmCluster:
             directory.mkdir(parents=True, exist_ok=True)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.conf.write_text(text)
+        if self.accounting is not None:
+            # slurmdbd reads slurmdbd.conf beside SLURM_CONF, and only if SlurmUser alone can.
+            dbd_conf = self.conf.parent / "slurmdbd.conf"
+            dbd_conf.touch(mode=0o600)
+            dbd_conf.chmod(0o600)
+            dbd_conf.write_text(
+                self.accounting.slurmdbd_conf(
+                    pid_file=self.run_dir / "slurmdbd.pid", log_file=self.log_dir / "slurmdbd.log"
+                )
+            )
         return True
 
     # --- lifecycle -----------------------------------------------------------------------------
@@ -320,6 +378,8 @@ class SlurmCluster:
             report.append(f"slurm: wrote {self.conf}")
         report.append(ensure_munge(self.registry))
         env = self.subprocess_env()
+        if self.accounting is not None:
+            report.extend(self._start_accounting(env))
         report.append(
             self._start_daemon(
                 "slurmctld",
@@ -344,6 +404,42 @@ class SlurmCluster:
         self.wait_until_ready(timeout=timeout)
         report.append(f"slurm: {self.nodes} nodes ready in partition {self.partition}")
         return report
+
+    def _start_accounting(self, env: Mapping[str, str]) -> list[str]:
+        """slurmdbd, then this cluster registered in it (before slurmctld connects)."""
+        if find_program("slurmdbd") is None or find_program("sacctmgr") is None:
+            raise DevStackError("accounting needs slurmdbd and sacctmgr: apt-get install slurmdbd")
+        assert self.accounting is not None
+        report = [
+            self._start_daemon(
+                "slurmdbd",
+                [program("slurmdbd")],
+                self.run_dir / "slurmdbd.pid",
+                self.log_dir / "slurmdbd.log",
+                env,
+                f"127.0.0.1:{self.accounting.port}",
+            )
+        ]
+        if not wait_for(
+            lambda: self.sacctmgr("show", "cluster", check=False).returncode == 0, timeout=30
+        ):
+            raise DevStackError(
+                f"slurmdbd does not answer; {self.log_dir / 'slurmdbd.log'}:\n"
+                f"{tail(self.log_dir / 'slurmdbd.log')}"
+            )
+        if self.cluster_name not in self.sacctmgr("show", "cluster", "format=cluster").stdout:
+            self.sacctmgr("add", "cluster", self.cluster_name)
+        report.append(f"slurmdbd: cluster {self.cluster_name} registered")
+        return report
+
+    def sacctmgr(self, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
+        """`sacctmgr -i -n -P ...` against this cluster's slurmdbd (accounting only)."""
+        return run(
+            [program("sacctmgr"), "-i", "-n", "-P", *args],
+            env=self.subprocess_env(),
+            timeout=30,
+            check=check,
+        )
 
     def _start_daemon(
         self,
@@ -446,6 +542,8 @@ class SlurmCluster:
         for node in self.node_names:
             report.append(self.registry.stop(f"slurmd-{node}", timeout=15))
         report.append(self.registry.stop("slurmctld", timeout=20))
+        if self.accounting is not None:
+            report.append(self.registry.stop("slurmdbd", timeout=20))
         if stop_munge and self.registry.get("munge") is not None:
             report.append(self.registry.stop("munge", timeout=10))
         return report

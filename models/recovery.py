@@ -218,6 +218,7 @@ class Observation:
     started_at: float = 0.0
     ended_at: float = 0.0
     seen_at: float = 0.0
+    found_at: float = 0.0  # epoch seconds the watcher read the finding (0: not known)
 
 
 @dataclass
@@ -355,6 +356,7 @@ class RequeueRequest:
     release_timeout_s: float = 60.0
     live: bool = False  # decided while the attempt ran: requeue only if it still runs
     start_delay_s: int = 0  # back-off: the next attempt may start this long after release
+    detected_at: float = 0.0  # epoch seconds the finding was read (metrics only; 0: unknown)
 
 
 @dataclass
@@ -418,6 +420,7 @@ class DecisionEvent:
     user_name: str = ""
     partition: str = ""
     max_requeues: int = 0
+    category: Category | None = None  # the finding's attribution (metrics); None without one
 
 
 @dataclass

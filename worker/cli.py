@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import logging
 import os
 import sys
 from collections.abc import Sequence
@@ -21,13 +20,12 @@ def _settings() -> Settings:
 
 
 def _cmd_worker(args: argparse.Namespace) -> int:
+    from worker.logs import configure_logging
     from worker.main import serve
 
-    logging.basicConfig(
-        level=logging.DEBUG if args.verbose else logging.INFO,
-        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
-    )
-    return asyncio.run(serve(_settings()))
+    settings = _settings()
+    configure_logging(settings.log_format, verbose=args.verbose)
+    return asyncio.run(serve(settings))
 
 
 def _cmd_status(args: argparse.Namespace) -> int:

@@ -51,6 +51,26 @@ class Settings(BaseSettings):
     temporal_address: str = "127.0.0.1:7233"
     temporal_namespace: str = "default"
     task_queue: str = "ajr"
+    # TLS to the Temporal frontend: on when `temporal_tls` is set or any file below is given
+    # (server CA; client certificate and key for mTLS; the name the server's certificate bears).
+    temporal_tls: bool = False
+    temporal_tls_ca_cert: Path | None = None
+    temporal_tls_client_cert: Path | None = None
+    temporal_tls_client_key: Path | None = None
+    temporal_tls_server_name: str = ""
+    # Temporal Cloud / a server with API-key auth: sent as a bearer token (implies TLS).
+    temporal_api_key: SecretStr | None = None
+
+    # Observability: Prometheus endpoint (0: off), OTLP/HTTP export of traces and metrics
+    # (e.g. http://otel-collector:4318; empty: off), and the log line format.
+    metrics_port: int = Field(default=0, ge=0, lt=65536)
+    metrics_host: str = "127.0.0.1"
+    # The Temporal SDK's own metrics (task slots, poll and schedule-to-start latencies, ...) on
+    # their own Prometheus endpoint (0: off).
+    temporal_metrics_port: int = Field(default=0, ge=0, lt=65536)
+    otlp_endpoint: str = ""
+    otlp_export_interval: float = Field(default=30.0, gt=0)
+    log_format: Literal["text", "json"] = "text"
 
     # Database: SQLite file by default; `mysql+pymysql://user:pw@host:3306/ajr` for MySQL.
     database_url: str = ""
@@ -216,6 +236,23 @@ class Settings(BaseSettings):
         return (
             _secret(self.notify_webhook_url, self.notify_webhook_url_file),
             _secret(self.notify_slack_webhook, self.notify_slack_webhook_file),
+        )
+
+    @model_validator(mode="after")
+    def _tls_files_pair(self) -> Settings:
+        if bool(self.temporal_tls_client_cert) != bool(self.temporal_tls_client_key):
+            raise ValueError(
+                "AJR_TEMPORAL_TLS_CLIENT_CERT and AJR_TEMPORAL_TLS_CLIENT_KEY go together (mTLS)"
+            )
+        return self
+
+    @property
+    def temporal_uses_tls(self) -> bool:
+        return bool(
+            self.temporal_tls
+            or self.temporal_tls_ca_cert
+            or self.temporal_tls_client_cert
+            or self.temporal_api_key
         )
 
     @property

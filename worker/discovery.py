@@ -19,6 +19,7 @@ from temporalio.common import (
 from temporalio.exceptions import WorkflowAlreadyStartedError
 from temporalio.service import RPCError
 
+from activities import telemetry
 from activities.slurm.poller import ClusterPoller, ClusterSnapshot
 from models import search_attributes as sa
 from models.enrolment import EnrolmentDecision, Verdict, decide_enrolment
@@ -135,7 +136,9 @@ class Discoverer:
             try:
                 enrolment = plan_enrolment(job, self._policy)
             except Exception as exc:  # one job's surprise must never stop the round
-                log.exception("job %s: cannot read its enrolment", job.job_id)
+                log.exception(
+                    "job %s: cannot read its enrolment", job.job_id, extra=self._context(job.job_id)
+                )
                 enrolment = plan_rejection(job, self._policy, f"ajr could not read it: {exc!r}")
             if enrolment is None:
                 self._seen.add(job.job_id)
@@ -143,7 +146,9 @@ class Discoverer:
             try:
                 await self._start(enrolment)
             except RPCError as exc:  # Temporal unreachable: try again next round
-                log.warning("could not enrol job %s: %s", job.job_id, exc)
+                log.warning(
+                    "could not enrol job %s: %s", job.job_id, exc, extra=self._context(job.job_id)
+                )
                 continue
             except Exception:
                 # Something about this job that Temporal or the converter refuses: record it as
@@ -161,6 +166,14 @@ class Discoverer:
             log.exception("job %s: could not record it as not managed", job.job_id)
             return False
         return True
+
+    def _context(self, job_id: int) -> dict[str, object]:
+        """A log line's job fields (JSON logs: `AJR_LOG_FORMAT=json`)."""
+        return {
+            "job_id": job_id,
+            "cluster": self._policy.cluster,
+            "workflow_id": workflow_id(self._policy.cluster, job_id),
+        }
 
     async def _start(self, enrolment: Enrolment) -> None:
         job, decision = enrolment.job, enrolment.decision
@@ -192,14 +205,27 @@ class Discoverer:
                 static_summary=summary[:400],
                 memo={"comment": job.comment[:2000], "enrolled_by": decision.source},
             )
-        except WorkflowAlreadyStartedError:
+        except WorkflowAlreadyStartedError:  # another worker (or an earlier round) started it
+            telemetry.ENROLMENT_DUPLICATES.add(1)
             return
+        telemetry.JOBS_ENROLLED.add(1, {"managed": str(not rejected).lower()})
         if rejected:
             self.stats.rejected += 1
             self.stats.rejected_reasons[job.job_id] = decision.reason
-            log.warning("job %s not managed: %s", job.job_id, decision.reason)
+            log.warning(
+                "job %s not managed: %s",
+                job.job_id,
+                decision.reason,
+                extra=self._context(job.job_id),
+            )
         else:
             self.stats.enrolled += 1
             for warning in decision.warnings:
-                log.warning("job %s: %s", job.job_id, warning)
-            log.info("enrolled job %s (%s) attempt %s", job.job_id, job.name, job.restart_count)
+                log.warning("job %s: %s", job.job_id, warning, extra=self._context(job.job_id))
+            log.info(
+                "enrolled job %s (%s) attempt %s",
+                job.job_id,
+                job.name,
+                job.restart_count,
+                extra=self._context(job.job_id),
+            )

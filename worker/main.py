@@ -11,7 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from datetime import timedelta
 
-from temporalio.client import Client
+from temporalio.client import Client, Interceptor
+from temporalio.runtime import Runtime as TemporalRuntime
+from temporalio.service import TLSConfig
 from temporalio.worker import Worker
 
 from activities.actions import SlurmActions
@@ -32,6 +34,7 @@ from analysis.signatures import SignatureAnalyzer
 from devstack.temporal import register_search_attributes
 from models.payloads import DATA_CONVERTER
 from models.recovery import RecoveryConfig
+from worker import telemetry
 from worker.config import Settings
 from worker.discovery import Discoverer, DiscoveryPolicy
 from workflows.job_recovery import JobRecoveryWorkflow
@@ -76,11 +79,39 @@ def discovery_policy(settings: Settings) -> DiscoveryPolicy:
     )
 
 
-async def connect(settings: Settings) -> Client:
+def tls_config(settings: Settings) -> TLSConfig | bool:
+    """The Temporal client's TLS: False (plain), True (system CAs) or the files given."""
+    if not settings.temporal_uses_tls:
+        return False
+    files = (
+        settings.temporal_tls_ca_cert,
+        settings.temporal_tls_client_cert,
+        settings.temporal_tls_client_key,
+    )
+    if not any(files) and not settings.temporal_tls_server_name:
+        return True
+    ca, cert, key = (path.read_bytes() if path else None for path in files)
+    return TLSConfig(
+        server_root_ca_cert=ca,
+        client_cert=cert,
+        client_private_key=key,
+        domain=settings.temporal_tls_server_name or None,
+    )
+
+
+async def connect(
+    settings: Settings,
+    interceptors: Sequence[Interceptor] = (),
+    runtime: TemporalRuntime | None = None,
+) -> Client:
     return await Client.connect(
         settings.temporal_address,
         namespace=settings.temporal_namespace,
         data_converter=DATA_CONVERTER,
+        tls=tls_config(settings),
+        api_key=settings.temporal_api_key.get_secret_value() if settings.temporal_api_key else None,
+        interceptors=interceptors,
+        runtime=runtime,
     )
 
 
@@ -219,11 +250,26 @@ async def serve(
     workflows: Sequence[type] = (JobRecoveryWorkflow,),
 ) -> int:
     """`ajr worker`: run until SIGTERM or SIGINT (`slurm`, `workflows`: see `build`)."""
+    observability = telemetry.setup(settings)
     try:
-        client = await connect(settings)
+        client = await connect(settings, observability.interceptors, observability.runtime)
     except Exception as exc:
         log.error("cannot connect to Temporal at %s: %s", settings.temporal_address, exc)
+        observability.shutdown()
         return 2
+    try:
+        return await _serve(settings, client, slurm=slurm, workflows=workflows)
+    finally:
+        observability.shutdown()
+
+
+async def _serve(
+    settings: Settings,
+    client: Client,
+    *,
+    slurm: SlurmClient | None,
+    workflows: Sequence[type],
+) -> int:
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

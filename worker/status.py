@@ -5,7 +5,23 @@ from __future__ import annotations
 from temporalio.client import Client, WorkflowExecutionStatus
 
 from models import search_attributes as sa
-from models.recovery import JobOutcome
+from models.recovery import Action, AttemptRecord, JobOutcome
+from workflows.job_recovery import JobRecoveryWorkflow
+
+OBSERVE_ONLY_NOTE = "observe-only: not acting"
+_PASSIVE = frozenset({Action.WATCH, Action.COMPLETE})
+
+
+def would_have_done(attempts: list[AttemptRecord]) -> str:
+    """What ajr would have done for a job in observe-only mode (its last such decision); "" if
+    nothing: the rollout review of README "Production: canary and rollout"."""
+    for record in reversed(attempts):
+        if record.acted or record.action in _PASSIVE:
+            continue
+        if OBSERVE_ONLY_NOTE in record.reasons:
+            why = next((r for r in record.reasons if r != OBSERVE_ONLY_NOTE), "")
+            return f"observe-only, would {record.action.value} attempt {record.attempt}: {why}"
+    return ""
 
 
 async def status_lines(client: Client, cluster: str, limit: int = 50) -> list[str]:
@@ -28,6 +44,14 @@ async def status_lines(client: Client, cluster: str, limit: int = 50) -> list[st
             detail = f"{result.outcome.value}: {result.reason}"
         elif execution.status == WorkflowExecutionStatus.FAILED:
             detail = f"failed: {outcome}"
+        elif execution.status == WorkflowExecutionStatus.RUNNING:
+            try:
+                attempts = await client.get_workflow_handle(execution.id).query(
+                    JobRecoveryWorkflow.attempts
+                )
+            except Exception:  # a query needs a worker; the row is shown all the same
+                attempts = []
+            detail = would_have_done(attempts) or detail
         state = execution.status.name.lower() if execution.status else "?"
         rows.append(
             f"{job_id:>8}  {execution.id:<24} {state:<10} "

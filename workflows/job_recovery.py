@@ -598,6 +598,7 @@ class JobRecoveryWorkflow:
             release_timeout_s=self.job.config.release_timeout_s,
             live=observation.kind in LIVE_ANOMALIES,
             start_delay_s=decision.start_delay_s,
+            detected_at=observation.found_at,
         )
         self.phase = f"requeueing attempt {observation.attempt}"
         self._show()

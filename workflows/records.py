@@ -138,6 +138,7 @@ def decision_event(
         user_name=user_name,
         partition=partition,
         max_requeues=max_requeues,
+        category=observation.category,
     )
 
 

@@ -13,6 +13,7 @@ import time
 from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
+from activities import telemetry
 from activities.slurm.parse import ParseError, jobs_from_squeue_json
 from activities.slurm.runner import SlurmError, SlurmRunner
 from models.slurm import SlurmJob
@@ -63,8 +64,13 @@ class ClusterPoller:
             result = await self._runner.run("squeue", "--json", "--states=all")
             jobs = {job.job_id: job for job in jobs_from_squeue_json(result.stdout)}
             snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), jobs)
+            telemetry.slurm_answered()
         except (SlurmError, ParseError) as exc:
-            if previous.ok:
+            if isinstance(exc, ParseError):  # exit 0 but no answer (squeue's `errors` entry)
+                telemetry.SLURM_ERRORS.add(
+                    1, {"program": "squeue", "command": "", "kind": "no_answer"}
+                )
+            if previous.ok or previous.sequence == 0:  # the first failure, or no answer yet
                 log.warning("cluster poll failed: %s", exc)
             snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), previous.jobs, str(exc))
         async with self._changed:

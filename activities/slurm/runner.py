@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+import time
 from dataclasses import dataclass
 from pathlib import Path
+
+from activities import telemetry
 
 
 class SlurmError(Exception):
@@ -48,6 +51,30 @@ class SlurmRunner:
         return str(self._bin_dir / name) if self._bin_dir else name
 
     async def run(self, program: str, *args: str, check: bool = True) -> CommandResult:
+        """Run one command; its span, latency and errors are recorded (activities/telemetry)."""
+        # scontrol's first word is the operation (requeuehold, update, release, show); the rest
+        # (job ids) would make unbounded label values.
+        command = args[0] if program == "scontrol" and args else ""
+        attributes = {"program": program, "command": command}
+        started = time.monotonic()
+        result_label = "ok"
+        with telemetry.tracer.start_as_current_span(
+            f"slurm {program} {command}".rstrip(), attributes={"slurm.args": " ".join(args)}
+        ) as span:
+            try:
+                result = await self._run(program, *args, check=check)
+            except SlurmError as exc:
+                result_label = "unavailable" if exc.unavailable else "failed"
+                span.set_attribute("slurm.error", str(exc)[:500])
+                telemetry.SLURM_ERRORS.add(1, {**attributes, "kind": result_label})
+                raise
+            finally:
+                telemetry.SLURM_DURATION.record(
+                    time.monotonic() - started, {**attributes, "result": result_label}
+                )
+            return result
+
+    async def _run(self, program: str, *args: str, check: bool) -> CommandResult:
         argv = [self._program(program), *args]
         try:
             process = await asyncio.create_subprocess_exec(

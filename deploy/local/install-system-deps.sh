@@ -51,6 +51,20 @@ if ! have chromium || ! have chromedriver; then
     apt_install --no-install-recommends chromium chromium-driver
 fi
 
+# --- Prometheus, promtool, systemd-analyze, slurmdbd -----------------------------------------
+# tests/integration/test_observability.py scrapes a worker with Debian's real Prometheus;
+# tests/unit/test_deploy.py checks deploy/ with promtool and `systemd-analyze verify`.
+extra=()
+have prometheus && have promtool || extra+=(prometheus)
+have systemd-analyze || extra+=(systemd)
+# tests/integration/test_least_privilege.py: accounting on the local MariaDB, sacctmgr admin levels.
+have slurmdbd && have sacctmgr || extra+=(slurmdbd)
+# ... which reaches this checkout under /root through a POSIX ACL for its test user (setfacl).
+have setfacl || extra+=(acl)
+if [ "${#extra[@]}" -gt 0 ]; then
+    apt_install --no-install-recommends "${extra[@]}"
+fi
+
 # --- MySQL / MariaDB ----------------------------------------------------------------------
 mysql_answers() {
     timeout 2 bash -c 'exec 3<>/dev/tcp/127.0.0.1/3306' 2>/dev/null
@@ -82,4 +96,4 @@ if ! mysql_answers; then
         GRANT ALL PRIVILEGES ON *.* TO 'root'@'127.0.0.1' WITH GRANT OPTION;"
 fi
 
-echo "install-system-deps: Slurm, munge and MySQL/MariaDB are available"
+echo "install-system-deps: Slurm, munge, Prometheus, systemd-analyze and MySQL/MariaDB are available"

@@ -6,8 +6,11 @@ import asyncio
 import contextlib
 import json
 import os
+import pwd
+import shutil
 import subprocess
 import sys
+import sysconfig
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
@@ -173,9 +176,14 @@ def worker_process(
     *,
     pause_after_hold: float = 0.0,
     workflow: str = "current",
+    user: pwd.struct_passwd | None = None,
 ) -> subprocess.Popen[bytes]:
     """An ajr worker in its own process, configured only through AJR_* variables, with the test
-    seams of tests/integration/worker_entry.py (a pause after requeuehold, a workflow variant)."""
+    seams of tests/integration/worker_entry.py (a pause after requeuehold, a workflow variant).
+
+    With `user`, the process runs as that OS user (no supplementary groups), on the system's
+    Python 3.11 with this venv's packages: the venv's own interpreter may sit under root's home.
+    """
     env = {**os.environ}
     for key, value in settings.model_dump().items():
         if value is None:
@@ -185,13 +193,23 @@ def worker_process(
         env[f"AJR_{key.upper()}"] = json.dumps(value) if isinstance(value, list) else str(value)
     env["AJR_TEST_PAUSE_AFTER_HOLD"] = str(pause_after_hold)
     env["AJR_TEST_WORKFLOW"] = workflow
+    repo = Path(__file__).resolve().parents[2]
+    python = sys.executable
+    if user is not None:
+        python = shutil.which("python3.11", path="/usr/bin:/bin") or "/usr/bin/python3.11"
+        env["PYTHONPATH"] = os.pathsep.join([str(repo), sysconfig.get_paths()["purelib"]])
+        env["HOME"] = str(settings.state_dir)
+        env.pop("VIRTUAL_ENV", None)
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            [sys.executable, "-m", "tests.integration.worker_entry"],
+            [python, "-m", "tests.integration.worker_entry"],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
-            cwd=Path(__file__).resolve().parents[2],
+            cwd=repo,
+            user=user.pw_uid if user else None,
+            group=user.pw_gid if user else None,
+            extra_groups=[] if user else None,
         )
 
 

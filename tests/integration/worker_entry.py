@@ -9,7 +9,6 @@ Configured by AJR_* variables exactly like `ajr worker`, plus two test-only ones
 from __future__ import annotations
 
 import asyncio
-import logging
 import os
 import sys
 
@@ -17,6 +16,7 @@ from activities.slurm.client import SlurmClient
 from tests.integration.faults import PauseAfterHold
 from tests.workflow_variants import PatchedUpgrade, UnpatchedUpgrade
 from worker.config import Settings
+from worker.logs import configure_logging
 from worker.main import serve, slurm_runner
 from workflows.job_recovery import JobRecoveryWorkflow
 
@@ -28,10 +28,8 @@ WORKFLOWS: dict[str, type] = {
 
 
 def main() -> int:
-    logging.basicConfig(
-        level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s"
-    )
     settings = Settings()
+    configure_logging(settings.log_format)
     pause = float(os.environ.get("AJR_TEST_PAUSE_AFTER_HOLD", "0"))
     slurm: SlurmClient | None = PauseAfterHold(slurm_runner(settings), pause) if pause else None
     workflow = WORKFLOWS[os.environ.get("AJR_TEST_WORKFLOW", "current")]

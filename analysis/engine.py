@@ -481,7 +481,7 @@ class LogEngine:
             "straggler_reported": self._straggler_reported,
             "finished_at": self._finished_at,
             "restarter": self._restarter,
-            "finish": [self._finish.bar_total, self._finish.telemetry_error],
+            "finish_telemetry_error": self._finish.telemetry_error,
             "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
             "throughput": {
                 metric: {
@@ -531,8 +531,7 @@ class LogEngine:
             first_after_load = _opt_float(state.get("first_progress_after_load"))
             interrupted = int(state.get("interrupted_saves") or 0)
             finished_at = _opt_float(state.get("finished_at"))
-            bar_total, telemetry_error = state.get("finish") or (0, False)
-            finish = FinishWatch(int(bar_total), bool(telemetry_error))
+            finish = FinishWatch(bool(state.get("finish_telemetry_error")))
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at

@@ -58,6 +58,14 @@ def _cmd_node_resume(args: argparse.Namespace) -> int:
     return outcome.code
 
 
+def _cmd_node_list(args: argparse.Namespace) -> int:
+    from worker.nodes import node_lines
+
+    for line in asyncio.run(node_lines(_settings(), days=args.days)):
+        print(line)
+    return 0
+
+
 def _cmd_demo(args: argparse.Namespace) -> int:
     from worker.demo import run_demo
 
@@ -227,6 +235,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--skip-healthcheck", action="store_true", help="do not run AJR_NODE_HEALTHCHECK"
     )
     resume.set_defaults(handler=_cmd_node_resume)
+    listing = node_commands.add_parser(
+        "list", help="nodes out of service, and ajr's quarantine actions and suggestions"
+    )
+    listing.add_argument("--days", type=float, default=7.0)
+    listing.set_defaults(handler=_cmd_node_list)
 
     from worker import dev
 

@@ -45,6 +45,32 @@ async def run_healthcheck(args: list[str], timeout: float) -> tuple[int, str]:
     return process.returncode or 0, output.decode(errors="replace")[-2000:]
 
 
+async def node_lines(settings: Settings, days: float = 7.0) -> list[str]:
+    """`ajr node list`: nodes out of service with their reasons (ajr's marked), then ajr's
+    quarantine actions and suggestions of the last days."""
+    control = SlurmControl(SlurmRunner(env=settings.slurm_env(), bin_dir=settings.slurm_bin_dir))
+    lines = ["out of service (Slurm):"]
+    drained = await control.drained_nodes()
+    for node, (state, reason) in sorted(drained.items()):
+        mark = "ajr" if is_ajr_reason(reason) else "site"
+        lines.append(f"  {node:<12} {state:<10} [{mark}] {reason}")
+    if not drained:
+        lines.append("  (none)")
+    log = QuarantineLog(make_engine(settings.database_url))
+    events = await asyncio.to_thread(
+        log.recent, settings.cluster_name, time.time() - days * 86400.0
+    )
+    lines.append(f"ajr quarantine actions, last {days:g} days (mode {settings.node_quarantine}):")
+    for event in events:
+        job = f" job {event.job_id}" if event.job_id is not None else ""
+        lines.append(
+            f"  {event.at:%Y-%m-%d %H:%M:%S} {event.node:<12} {event.action}{job}: {event.reason}"
+        )
+    if not events:
+        lines.append("  (none)")
+    return lines
+
+
 async def resume_node(
     settings: Settings, node: str, *, force: bool = False, skip_healthcheck: bool = False
 ) -> ResumeOutcome:

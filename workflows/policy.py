@@ -93,7 +93,8 @@ def decide(
     """The decision for one observation. `history` holds the earlier attempts, oldest first.
 
     `v2` (recovery policy v2, behind a workflow patch): a failure after training finished is
-    not requeued, and requeues are charged by cause (workflows/budgets.py).
+    not requeued, a crash an in-job restarter handles is left to it, and requeues are charged by
+    cause (workflows/budgets.py); a preemption is never a crashloop step.
     """
     what = describe(observation)
     kind = observation.kind
@@ -158,7 +159,8 @@ def decide(
         spent_reason = budgets.budget_exhausted(cause, spent, config)
         if spent_reason:
             return _stop(observation, Outcome.CAUSE_BUDGET, [*reasons, spent_reason])
-    if not continuation and observation.cursor.checkpoints == 0:
+    # A preemption is no failure: never a crashloop step (policy v2).
+    if not continuation and cause is not Cause.FREE and observation.cursor.checkpoints == 0:
         streak = 1 + failed_without_checkpoint_streak(history)
         if streak >= config.crashloop_threshold:
             return _stop(

@@ -92,6 +92,20 @@ class QuarantineLog:
             ).one()
         return int(count)
 
+    def recent(self, cluster: str, since: float, limit: int = 50) -> list[NodeQuarantineEvent]:
+        """ajr's quarantine actions on this cluster since then, newest first."""
+        self._ensure_table()
+        with Session(self._engine) as session:
+            rows = session.exec(
+                select(NodeQuarantineEvent)
+                .where(
+                    NodeQuarantineEvent.cluster == cluster, NodeQuarantineEvent.at >= _utc(since)
+                )
+                .order_by(NodeQuarantineEvent.at.desc())  # type: ignore[attr-defined]
+                .limit(limit)
+            ).all()
+        return list(rows)
+
     def last_resumed(self, cluster: str, node: str) -> float | None:
         """When the node last returned to service through ajr (epoch seconds), if ever."""
         self._ensure_table()

@@ -115,6 +115,16 @@ class SlurmControl:
                 return state.strip().lower(), "" if reason.strip() == "none" else reason.strip()
         return None
 
+    async def drained_nodes(self) -> dict[str, tuple[str, str]]:
+        """{node: (state, reason)} of every node that has a reason (drained, draining, down)."""
+        result = await self.runner.run("sinfo", "-h", "-N", "-o", "%N|%T|%E", check=False)
+        nodes: dict[str, tuple[str, str]] = {}
+        for line in result.stdout.splitlines():
+            parts = line.split("|", 2)
+            if len(parts) == 3 and parts[2].strip() not in ("", "none"):
+                nodes[parts[0].strip()] = (parts[1].strip().lower(), parts[2].strip())
+        return nodes
+
     async def drain_node(self, node: str, reason: str) -> CommandResult:
         (node,) = validate_node_names([node])
         return await self.scontrol("update", f"NodeName={node}", "State=DRAIN", f"Reason={reason}")

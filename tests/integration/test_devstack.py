@@ -81,7 +81,7 @@ def test_up_twice_then_down(tmp_path: Path) -> None:
 
         env = {**os.environ, **stack.env()}
         sinfo = subprocess.run(
-            ["sinfo", "-h", "-N", "-o", "%N %T"],
+            ["sinfo", "-h", "-N", "-p", "gpu", "-o", "%N %T"],
             env=env,
             capture_output=True,
             text=True,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import subprocess
 import time
 
 import pytest
@@ -232,3 +233,63 @@ async def test_in_job_restarter_is_left_to_restart(start_ajr, slurm_cluster, wor
         ]
         assert "requeue 1 of 1" in " ".join(records[0].reasons)
         await ajr.save_histories("v2-in-job-restarter", gives_up, fails)
+
+
+async def test_preempted_job_is_requeued_without_charge(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+):
+    """A job of the `urgent` partition (higher PriorityTier) preempts a managed job: Slurm
+    requeues it (PreemptMode=REQUEUE). max_requeue_times=1 is still whole afterwards."""
+    crash_after_restart = (
+        "if [ \\${SLURM_RESTART_COUNT:-0} -ge 1 ]; then sleep 2; "
+        "echo 'Rank0: (1) segmentation fault: artificial segfault'; fi"
+    )
+    async with start_ajr(sqlite_url) as ajr:
+        job_id = ajr.submit(
+            seed_script(comment=ONE_REQUEUE, crash_line=crash_after_restart, after="sleep 60"),
+            name="preemptee",
+        )
+        running = await ajr.wait_for_job(
+            job_id, lambda j: j.state is JobState.RUNNING, 30, "running"
+        )
+        deadline = time.monotonic() + 30
+        while True:  # enrolled and watching attempt 0 before it is preempted
+            try:
+                status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+                if status.phase.startswith("watching"):
+                    break
+            except Exception:
+                pass
+            assert time.monotonic() < deadline, "not enrolled"
+            await asyncio.sleep(0.3)
+        urgent = workdir / "urgent.sh"
+        urgent.write_text("#!/bin/bash\nsleep 3\n")
+        subprocess.run(
+            ["sbatch", "-p", "urgent", "--exclusive", "-w", running.nodes[0], "-J", "urgent",
+             str(urgent)],
+            cwd=workdir, env=slurm_cluster.env, check=True, capture_output=True,
+        )  # fmt: skip
+        requeued = await ajr.wait_for_job(
+            job_id,
+            lambda j: j.restart_count == 1 and j.state in (JobState.PENDING, JobState.RUNNING),
+            30,
+            "requeued by preemption",
+        )
+        if requeued.state is JobState.PENDING:  # Slurm's ~2 minute BeginTime after a requeue
+            ajr.scontrol("update", f"jobid={job_id}", "StartTime=now")
+
+        outcome = await ajr.outcome(job_id, timeout=90)
+        assert outcome.outcome is Outcome.MAX_REQUEUES, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        # Slurm's requeue: watched, never charged
+        assert (records[0].attempt, records[0].observed, records[0].action) == (
+            0,
+            "REQUEUED",
+            "watch",
+        )
+        assert [(r.attempt, r.action, r.charge) for r in records[1:]] == [
+            (1, "requeue", "unknown"),  # the job's one requeue, still there
+            (2, "cancel", None),
+        ]
+        assert (await ajr.job(job_id)).restart_count == 2
+        await ajr.save_histories("v2-preempted", job_id)

@@ -16,7 +16,7 @@ from activities.slurm.runner import SlurmRunner
 from models.quarantine import QuarantineAction, QuarantineMode, QuarantineRequest
 from models.recovery import Outcome
 from tests.integration.recovery_harness import seed_script
-from worker.nodes import resume_node
+from worker.nodes import node_lines, resume_node
 from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.integration
@@ -60,6 +60,9 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
             state, reason = await _node_state(control, bad)
             assert is_drained(state), state
             assert reason.startswith("ajr: GPU") and "Xid" in reason, reason
+            listing = "\n".join(await node_lines(ajr.settings))
+            assert f"{bad}" in listing and "[ajr] ajr: GPU" in listing, listing
+            assert f"{bad:<12} drained job {job_id}" in listing, listing
 
             # the site's health check fails: the node stays out of service
             failing = ajr.settings.model_copy(update={"node_healthcheck": ["false", "{node}"]})
@@ -107,6 +110,9 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
             already = await activities.quarantine_node(request(other, "already"))
             assert already.action == QuarantineAction.ALREADY_DRAINED
             assert (await _node_state(control, other))[1] == "site maintenance"
+            listing = "\n".join(await node_lines(ajr.settings))
+            assert "[site] site maintenance" in listing, listing
+            assert f"{other:<12} suggested job {job_id}" in listing, listing  # the capped one
         finally:
             for node in touched:  # the cluster is shared by the session's other tests
                 state, _ = await _node_state(control, node)

@@ -46,7 +46,7 @@ def obs(kind=Observed.EXITED, state="FAILED", exit_code=1, category=None, attemp
     )
 
 
-def requeued(charge, attempt=0, acted=True, action=Action.REQUEUE):
+def requeued(charge, attempt=0, acted=True, action=Action.REQUEUE, checkpoints=1):
     return AttemptRecord(
         attempt=attempt,
         observed=Observed.EXITED,
@@ -54,7 +54,7 @@ def requeued(charge, attempt=0, acted=True, action=Action.REQUEUE):
         acted=acted,
         charge=charge,
         failed=True,
-        checkpoints=1,  # keeps the crashloop rule out of these tables
+        checkpoints=checkpoints,  # 1 keeps the crashloop rule out of these tables
     )
 
 
@@ -318,3 +318,13 @@ def test_in_job_restarter(observation, flag, v2, action, outcome):
     assert decision.action is action, decision.reasons
     if outcome is not None:
         assert decision.outcome is outcome
+
+
+def test_a_preemption_is_no_crashloop_step():
+    config = RecoveryConfig(crashloop_threshold=3)
+    preempted = obs(state="PREEMPTED", exit_code=0, attempt=2)
+    history = [requeued("unknown", checkpoints=0), requeued("unknown", checkpoints=0)]
+    old = decide(preempted, config=config, max_requeues=10, history=history)
+    assert old.outcome is Outcome.CRASHLOOP  # before policy v2
+    new = decide(preempted, config=config, max_requeues=10, history=history, v2=True)
+    assert (new.action, new.charge) == (Action.REQUEUE, "")

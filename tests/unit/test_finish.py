@@ -25,25 +25,24 @@ TELEMETRY = (
         ([MEGATRON.format(n=99, total=100)], False),
         (["0: " + MEGATRON.format(n=5, total=5)], True),  # srun -l prefix
         (["iteration 0/0 |"], False),
-        # Hugging Face: the training bar at its own total; "Training completed"
-        (["100%|██████████| 45/45 [00:30<00:00,  1.50it/s]"], True),
+        # tqdm bars at 100% never count: per-epoch, loading and evaluation bars reach it too
+        (["100%|██████████| 45/45 [00:30<00:00,  1.50it/s]"], False),
+        (["  7%|▋         | 3/45 [00:02<00:30", "100%|██████████| 8/8 [00:01<00:00"], False),
+        (["Map: 100%|██████████| 1000/1000 [00:00<00:00, 5000 examples/s]"], False),
+        # false ends measured in the corpus: per-step dicts and a Lightning warning
+        (["{'loss': '6.169', 'epoch': '0.05', 'train_runtime': '3.498'}"], False),
+        (["You're resuming from a checkpoint ... if further training is done."], False),
+        (["2026-11-23 01:36:16 training finished after 240 steps"], True),
+        (["Training complete. elapsed=8.1s"], True),
+        (["Training complete for epoch 3"], False),
         (
-            [
-                "  7%|▋         | 3/45 [00:02<00:30,  1.50it/s]",
-                "100%|██████████| 45/45 [00:30<00:00",
-            ],
+            ["[2026-11-23 02:17:48,531] [INFO] [launch.py:285:main] Process 2 exits successfully."],
             True,
         ),
-        # an evaluation bar (another total) after the training bar started: not the end
-        (["  7%|▋         | 3/45 [00:02<00:30", "100%|██████████| 8/8 [00:01<00:00"], False),
-        # a datasets bar has a description: never the training bar
-        (["Map: 100%|██████████| 1000/1000 [00:00<00:00, 5000 examples/s]"], False),
-        (["Map: 100%|█| 1000/1000 [00:00", "  2%|▏         | 1/45 [00:01<00:45"], False),
         (
             ["Training completed. Do not forget to share your model on huggingface.co/models =)"],
             True,
         ),
-        (["{'train_runtime': 31.2, 'train_samples_per_second': 12.8, 'epoch': 3.0}"], True),
         (["`Trainer.fit` stopped: `max_steps=100` reached."], True),
         (["[after training is done] datetime: 2026-11-21 10:05:00"], True),
         (["training is starting", "Training loss 2.3"], False),

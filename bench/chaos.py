@@ -111,6 +111,7 @@ class Stack:
     cluster_name: str
     worker: subprocess.Popen[bytes] | None = None
     workers_started: int = 0
+    worker_overrides: dict[str, str] = field(default_factory=dict)
 
     @property
     def slurm_env(self) -> dict[str, str]:
@@ -130,6 +131,7 @@ class Stack:
                 "AJR_LOG_POLL_INTERVAL": "0.2",
                 "AJR_HANG_TIMEOUT": "300",
                 "PYTHONPATH": str(ROOT),
+                **self.worker_overrides,
             }
         )
         return env
@@ -220,8 +222,14 @@ class Stack:
 
 
 @contextlib.contextmanager
-def stack_running(keep: bool) -> Iterator[Stack]:
-    root = Path(tempfile.mkdtemp(prefix="ajr-chaos-", dir="/tmp"))
+def stack_running(
+    keep: bool,
+    *,
+    cpus_per_node: int = 2,
+    worker_overrides: dict[str, str] | None = None,
+    prefix: str = "ajr-chaos-",
+) -> Iterator[Stack]:
+    root = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     root.chmod(0o755)
     cluster = SlurmCluster(
         root / "slurm",
@@ -231,10 +239,11 @@ def stack_running(keep: bool) -> Iterator[Stack]:
         slurmctld_port=SLURMCTLD_PORT,
         slurmd_port=SLURMD_PORT,
         node_port_base=NODE_PORT_BASE,
-        cpus_per_node=2,
+        cpus_per_node=cpus_per_node,
     )
     temporal = TemporalServer(root / "temporal", port=TEMPORAL_PORT, ui_port=TEMPORAL_UI_PORT)
     stack = Stack(root, cluster, temporal, root / "ajr.db", f"chaos{uuid.uuid4().hex[:6]}")
+    stack.worker_overrides = dict(worker_overrides or {})
     try:
         cluster.start(timeout=90)
         temporal.start(timeout=90)
@@ -243,7 +252,8 @@ def stack_running(keep: bool) -> Iterator[Stack]:
     finally:
         stack.stop_worker()
         with contextlib.suppress(Exception):
-            cluster.stop()
+            # munged is shared by every Slurm cluster on this host: never stop it.
+            cluster.stop(stop_munge=False)
         with contextlib.suppress(Exception):
             temporal.stop()
         if not keep:
@@ -262,6 +272,9 @@ class Trial:
     crash_at: float = 0.0
     recovered_at: float | None = None
     violations: list[dict[str, Any]] = field(default_factory=list)
+    # Set when the host itself failed the trial (munged gone, a slurmd not answering for 30 s
+    # on a starved CPU): Slurm then requeues jobs by itself. Such a trial counts for nothing.
+    environment: str = ""
 
     def violate(self, invariant: str, detail: str) -> None:
         self.violations.append(
@@ -345,6 +358,7 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
     trial.healthy = stack.submit(workdir, "chaos-healthy", healthy_step, trigger)
     trial.crashing = stack.submit(workdir, "chaos-crash", crash_step, trigger)
     ids = [trial.healthy, trial.crashing]
+    log_offset = stack.cluster.slurmctld_log.stat().st_size
     try:
         running = wait_for(
             lambda: (
@@ -370,10 +384,27 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
         wait_for(recovered, timeout)
         time.sleep(5.0)  # a late second requeue or a stray kill would show by now
         check(stack, trial)
+        if stack.worker is None or stack.worker.poll() is not None:
+            trial.violate("worker_died", f"the worker exited by itself: {stack.root}/worker-*.log")
+        trial.environment = environment_failure(stack, log_offset)
     finally:
         stack.cancel(ids)
         wait_for(lambda: all(j.state.is_ended for j in stack.jobs(ids).values()), 60, every=0.5)
     return trial
+
+
+ENVIRONMENT_SIGNS = ("Munge encode failed", "not responding, setting DOWN")
+
+
+def environment_failure(stack: Stack, offset: int) -> str:
+    """The first slurmctld log line of this trial that shows the host failing Slurm."""
+    with stack.cluster.slurmctld_log.open("rb") as log:
+        log.seek(offset)
+        text = log.read().decode("utf-8", "replace")
+    for line in text.splitlines():
+        if any(sign in line for sign in ENVIRONMENT_SIGNS):
+            return line.strip()[:300]
+    return ""
 
 
 def check(stack: Stack, trial: Trial) -> None:
@@ -426,7 +457,8 @@ COUNTERS = {
 }
 
 
-def summarise(fault: str, trials: list[Trial]) -> dict[str, Any]:
+def summarise(fault: str, every: list[Trial]) -> dict[str, Any]:
+    trials = [t for t in every if not t.environment]
     violations = [v for t in trials for v in t.violations]
     report: dict[str, Any] = {"fault": fault, "trials": len(trials)}
     for invariant, key in COUNTERS.items():
@@ -434,7 +466,16 @@ def summarise(fault: str, trials: list[Trial]) -> dict[str, Any]:
     report["setup_failures"] = sum(
         any(v["invariant"] == "setup" for v in t.violations) for t in trials
     )
+    report["worker_died"] = sum(
+        any(v["invariant"] == "worker_died" for v in t.violations) for t in trials
+    )
     report["violations"] = violations
+    # Trials the host failed (not counted above), with what Slurm logged and what was seen.
+    report["environment_failures"] = [
+        {"trial": t.index, "slurmctld": t.environment, "seen": t.violations}
+        for t in every
+        if t.environment
+    ]
     report["recover_s"] = [
         round(t.recovered_at - t.crash_at, 1) for t in trials if t.recovered_at is not None
     ]
@@ -462,7 +503,10 @@ def main(argv: list[str] | None = None) -> int:
                 trial = run_trial(stack, fault, index, rng, args.recover_timeout)
                 done.append(trial)
                 if not args.json:
-                    print(f"{fault} #{index}: {trial.violations or 'ok'}", file=sys.stderr)
+                    print(
+                        f"{fault} #{index}: {trial.violations or 'ok'} {trial.environment}",
+                        file=sys.stderr,
+                    )
                 if stack.worker is None or stack.worker.poll() is not None:
                     stack.start_worker()  # the worker itself died: a violation shows it above
             report = summarise(fault, done)

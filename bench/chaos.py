@@ -72,7 +72,7 @@ SLURMCTLD_PORT = 46817 + OFFSET
 SLURMD_PORT = 46818 + OFFSET
 NODE_PORT_BASE = 47001 + OFFSET
 TEMPORAL_PORT = 47633 + OFFSET
-TEMPORAL_UI_PORT = 47733 + OFFSET
+TEMPORAL_UI_PORT = 48733 + OFFSET
 COMMENT = '{"APS": {"auto_resume_mode": "requeue", "max_requeue_times": 3}}'
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -221,6 +221,15 @@ class Stack:
         return [(int(a), str(b), bool(c)) for a, b, c in rows]
 
 
+class BenchCluster(SlurmCluster):
+    """The dev cluster, with lines added to its slurm.conf (e.g. Slurm's native RequeueExit)."""
+
+    extra_conf = ""
+
+    def render_config(self) -> str:
+        return super().render_config() + self.extra_conf
+
+
 @contextlib.contextmanager
 def stack_running(
     keep: bool,
@@ -228,26 +237,35 @@ def stack_running(
     cpus_per_node: int = 2,
     worker_overrides: dict[str, str] | None = None,
     prefix: str = "ajr-chaos-",
+    port_shift: int = 0,
+    nodes: int = 4,
+    extra_conf: str = "",
+    worker: bool = True,
 ) -> Iterator[Stack]:
+    """The stack; `port_shift` moves every port (another bench's stack may run beside it)."""
     root = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
     root.chmod(0o755)
-    cluster = SlurmCluster(
+    cluster = BenchCluster(
         root / "slurm",
         cluster_name="ajrchaos",
-        nodes=4,
+        nodes=nodes,
         partition="gpu",
-        slurmctld_port=SLURMCTLD_PORT,
-        slurmd_port=SLURMD_PORT,
-        node_port_base=NODE_PORT_BASE,
+        slurmctld_port=SLURMCTLD_PORT + port_shift,
+        slurmd_port=SLURMD_PORT + port_shift,
+        node_port_base=NODE_PORT_BASE + port_shift,
         cpus_per_node=cpus_per_node,
     )
-    temporal = TemporalServer(root / "temporal", port=TEMPORAL_PORT, ui_port=TEMPORAL_UI_PORT)
+    cluster.extra_conf = extra_conf
+    temporal = TemporalServer(
+        root / "temporal", port=TEMPORAL_PORT + port_shift, ui_port=TEMPORAL_UI_PORT + port_shift
+    )
     stack = Stack(root, cluster, temporal, root / "ajr.db", f"chaos{uuid.uuid4().hex[:6]}")
     stack.worker_overrides = dict(worker_overrides or {})
     try:
         cluster.start(timeout=90)
         temporal.start(timeout=90)
-        stack.start_worker()
+        if worker:
+            stack.start_worker()
         yield stack
     finally:
         stack.stop_worker()

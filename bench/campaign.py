@@ -33,7 +33,8 @@ healthy job, a kill of the healthy job) and missed recoveries (a recoverable fau
 unrecovered). Prints one JSON object; `--plot FILE` draws ETTR and fault->progress per policy.
 
     PYTHONPATH=. .venv/bin/python bench/campaign.py --json
-    PYTHONPATH=. .venv/bin/python bench/campaign.py --quick --json   # CI: ajr only, 2 faults
+    PYTHONPATH=. .venv/bin/python bench/campaign.py --quick --json   # CI: ajr only, 2 faults,
+                                                                     # 30 iterations
 """
 
 from __future__ import annotations
@@ -157,7 +158,7 @@ def run_policy(policy: str, faults: tuple[str, ...], args: argparse.Namespace) -
     with stack_running(
         args.keep,
         prefix=f"ajr-campaign-{policy}-",
-        port_shift=100,
+        port_shift=200,
         nodes=2 * len(faults),
         cpus_per_node=2,
         extra_conf=extra,
@@ -370,6 +371,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args(argv)
     faults = QUICK_SCHEDULE if args.quick else SCHEDULE
+    if args.quick:  # CI: a shorter run, the same shape
+        args.train_iters, args.at_iteration, args.save_interval = 30, 12, 10
     policies = ["ajr"] if args.quick else args.policies.split(",")
     report: dict[str, Any] = {
         "schedule": list(faults),

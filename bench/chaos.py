@@ -39,6 +39,7 @@ import argparse
 import contextlib
 import json
 import os
+import pwd
 import random
 import shutil
 import signal
@@ -66,6 +67,46 @@ FAULTS = (
     "slurmctld-pause",
     "slurmctld-restart",
     "db-down",
+    "disk-full",
+    "hostile-user",
+)
+HOSTILE_USER = "ajr-test-alice"  # the same ordinary user tests/integration/test_trust.py uses
+# The other user runs the system's Python: the venv's interpreter may not be theirs to run.
+SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin") or "/usr/bin/python3"
+# Run as the other user: plant a log named for root's healthy job (a later stamp, a crash line)
+# in the shared directory, then swap the user's own job log between a symlink to a root-only
+# file (holding a crash line) and the real log, as fast as possible, then restore it.
+HOSTILE = """
+import datetime, glob, os, sys, time
+shared, home, healthy, own, secret, seconds = sys.argv[1:7]
+stamp = (datetime.datetime.now() + datetime.timedelta(seconds=20)).strftime(
+    "date_%y-%m-%d_time_%H-%M-%S")
+with open(os.path.join(shared, f"chaos-healthy_{healthy}_{stamp}.log"), "w") as out:
+    out.write("0: Rank0: (1) segmentation fault: planted by another user\\n")
+(log,) = glob.glob(os.path.join(home, f"chaos-own_{own}_date_*.log"))
+real = os.path.join(home, "real.log")
+os.link(log, real)
+tmp = os.path.join(home, "swap.tmp")
+swaps, end = 0, time.monotonic() + float(seconds)
+while time.monotonic() < end:
+    for target in (secret, real):
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        os.symlink(target, tmp)
+        os.rename(tmp, log)
+        swaps += 1
+os.symlink(real, tmp)
+os.rename(tmp, log)
+print(swaps)
+"""
+# Comments a user may write to break discovery: deep nesting, a huge number, a 9 KB comment.
+PATHOLOGICAL_COMMENTS = (
+    '{"APS": ' + "[" * 3000 + "]" * 3000 + "}",
+    '{"APS": {"max_requeue_times": 1' + "0" * 5000 + "}}",
+    '{"APS": {"auto_resume_mode": "requeue"}, "x": "' + "A" * 9000 + '"}',
+    '{"APS": {"max_requeue_times": 1e999}}',
 )
 OFFSET = int(os.environ.get("AJR_TEST_PORT_OFFSET", "0"))
 SLURMCTLD_PORT = 46817 + OFFSET
@@ -124,7 +165,7 @@ class Stack:
                 "AJR_SLURM_CONF": str(self.cluster.conf),
                 "AJR_TEMPORAL_ADDRESS": self.temporal.address,
                 "AJR_DATABASE_URL": f"sqlite:///{self.db_path}",
-                "AJR_STATE_DIR": str(self.root / "ajr-state"),
+                "AJR_STATE_DIR": str(self.db_path.parent / "ajr-state"),
                 "AJR_CLUSTER_NAME": self.cluster_name,
                 "AJR_TASK_QUEUE": f"ajr-chaos-{self.cluster_name}",
                 "AJR_SLURM_POLL_INTERVAL": "1.0",
@@ -185,11 +226,35 @@ class Stack:
             job.job_id: job for job in jobs_from_squeue_json(done.stdout) if job.job_id in job_ids
         }
 
-    def submit(self, workdir: Path, name: str, step: Path, trigger: Path) -> int:
+    def submit(
+        self,
+        workdir: Path,
+        name: str,
+        step: Path,
+        trigger: Path,
+        *,
+        comment: str = COMMENT,
+        user: pwd.struct_passwd | None = None,
+    ) -> int:
         script = workdir / f"{name}.sh"
-        script.write_text(BATCH.format(comment=COMMENT, step=step, trigger=trigger))
+        script.write_text(BATCH.format(comment=comment, step=step, trigger=trigger))
+        as_user: list[str] = []
+        if user is not None:
+            os.chown(script, user.pw_uid, user.pw_gid)
+            as_user = [f"--uid={user.pw_uid}", f"--gid={user.pw_gid}", "-D", str(workdir)]
         done = subprocess.run(
-            [program("sbatch"), "--parsable", "-J", name, "-p", "gpu", "-N", "1", str(script)],
+            [
+                program("sbatch"),
+                "--parsable",
+                "-J",
+                name,
+                "-p",
+                "gpu",
+                "-N",
+                "1",
+                *as_user,
+                str(script),
+            ],
             cwd=workdir,
             env=self.slurm_env,
             capture_output=True,
@@ -241,6 +306,7 @@ def stack_running(
     nodes: int = 4,
     extra_conf: str = "",
     worker: bool = True,
+    state_tmpfs_mb: int = 0,
 ) -> Iterator[Stack]:
     """The stack; `port_shift` moves every port (another bench's stack may run beside it)."""
     root = Path(tempfile.mkdtemp(prefix=prefix, dir="/tmp"))
@@ -259,7 +325,16 @@ def stack_running(
     temporal = TemporalServer(
         root / "temporal", port=TEMPORAL_PORT + port_shift, ui_port=TEMPORAL_UI_PORT + port_shift
     )
-    stack = Stack(root, cluster, temporal, root / "ajr.db", f"chaos{uuid.uuid4().hex[:6]}")
+    state = root / "state"  # ajr's database and state directory
+    state.mkdir()
+    mount = shutil.which("mount") or "/usr/bin/mount"
+    if state_tmpfs_mb:  # a small filesystem of its own, that a trial may fill
+        subprocess.run(
+            [mount, "-t", "tmpfs", "-o", f"size={state_tmpfs_mb}m", "tmpfs", str(state)],
+            check=True,
+            timeout=30,
+        )
+    stack = Stack(root, cluster, temporal, state / "ajr.db", f"chaos{uuid.uuid4().hex[:6]}")
     stack.worker_overrides = dict(worker_overrides or {})
     try:
         cluster.start(timeout=90)
@@ -274,6 +349,10 @@ def stack_running(
             cluster.stop(stop_munge=False)
         with contextlib.suppress(Exception):
             temporal.stop()
+        if state_tmpfs_mb:
+            subprocess.run(
+                [shutil.which("umount") or "/usr/bin/umount", str(state)], check=False, timeout=30
+            )
         if not keep:
             shutil.rmtree(root, ignore_errors=True)
 
@@ -288,6 +367,9 @@ class Trial:
     healthy: int = 0
     crashing: int = 0
     crash_at: float = 0.0
+    # Other jobs that must stay untouched: the hostile user's own job, the odd-comment job.
+    bystanders: list[int] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
     recovered_at: float | None = None
     violations: list[dict[str, Any]] = field(default_factory=list)
     # Set when the host itself failed the trial (munged gone, a slurmd not answering for 30 s
@@ -321,6 +403,54 @@ def lock_database(path: Path, seconds: float, ready: threading.Event) -> None:
         db.execute("ROLLBACK")
 
 
+def fill(path: Path) -> None:
+    """Fill the filesystem holding `path` to the last byte."""
+    chunk = b"\0" * (1 << 20)
+    with path.open("wb", buffering=0) as out:
+        for size in (1 << 20, 4096, 1):
+            try:
+                while True:
+                    out.write(chunk[:size])
+            except OSError:
+                continue
+
+
+def other_user() -> pwd.struct_passwd:
+    try:
+        return pwd.getpwnam(HOSTILE_USER)
+    except KeyError:
+        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
+        subprocess.run([useradd, "--no-create-home", HOSTILE_USER], check=True, timeout=30)
+        return pwd.getpwnam(HOSTILE_USER)
+
+
+def hostile(stack: Stack, trial: Trial, shared: Path) -> None:
+    """The other user's attacks, while the crash is being recovered (see HOSTILE)."""
+    alice = other_user()
+    secret = stack.root / "root-only.log"
+    secret.write_text("0: Rank0: (1) segmentation fault: SECRET of root, read by ajr\n")
+    secret.chmod(0o600)
+    home = shared / "alice"
+    subprocess.run(
+        [
+            SYSTEM_PYTHON,
+            "-c",
+            HOSTILE,
+            str(shared),
+            str(home),
+            str(trial.healthy),
+            str(trial.bystanders[0]),
+            str(secret),
+            "8",
+        ],
+        user=alice.pw_uid,
+        group=alice.pw_gid,
+        capture_output=True,
+        timeout=60,
+        check=True,
+    )
+
+
 def inject(stack: Stack, trial: Trial, trigger: Path, rng: random.Random) -> None:
     """Write the crash (touch the trigger) with the fault around it."""
     fault = trial.fault
@@ -344,6 +474,22 @@ def inject(stack: Stack, trial: Trial, trigger: Path, rng: random.Random) -> Non
         trigger.touch()
         trial.crash_at = time.time()
         locker.join()
+        return
+    if fault == "disk-full":
+        filler = stack.db_path.parent / "filler"
+        fill(filler)
+        try:
+            time.sleep(5)
+            trigger.touch()
+            trial.crash_at = time.time()
+            time.sleep(55)
+        finally:
+            filler.unlink()
+        return
+    if fault == "hostile-user":
+        trigger.touch()
+        trial.crash_at = time.time()
+        hostile(stack, trial, trigger.parent)
         return
     trigger.touch()
     trial.crash_at = time.time()
@@ -375,13 +521,30 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
     trigger = workdir / "crash-now"
     trial.healthy = stack.submit(workdir, "chaos-healthy", healthy_step, trigger)
     trial.crashing = stack.submit(workdir, "chaos-crash", crash_step, trigger)
-    ids = [trial.healthy, trial.crashing]
+    if fault == "hostile-user":
+        workdir.chmod(0o1777)  # a shared project directory: everyone may create files
+        alice = other_user()
+        home = workdir / "alice"
+        home.mkdir()
+        own_step = home / "healthy.sh"
+        own_step.write_text(HEALTHY_STEP)
+        for path in (home, own_step):
+            os.chown(path, alice.pw_uid, alice.pw_gid)
+        trial.bystanders.append(stack.submit(home, "chaos-own", own_step, trigger, user=alice))
+        odd = PATHOLOGICAL_COMMENTS[index % len(PATHOLOGICAL_COMMENTS)]
+        try:
+            trial.bystanders.append(
+                stack.submit(home, "chaos-odd", own_step, trigger, comment=odd, user=alice)
+            )
+        except subprocess.CalledProcessError as exc:  # Slurm itself refused the comment
+            trial.notes.append(f"sbatch refused comment {odd[:30]}...: {exc.stderr.strip()}")
+    ids = [trial.healthy, trial.crashing, *trial.bystanders]
     log_offset = stack.cluster.slurmctld_log.stat().st_size
     try:
         running = wait_for(
             lambda: (
                 all(j.state is JobState.RUNNING for j in stack.jobs(ids).values())
-                and len(stack.jobs(ids)) == 2
+                and len(stack.jobs(ids)) == len(ids)
             ),
             60,
         )
@@ -427,7 +590,22 @@ def environment_failure(stack: Stack, offset: int) -> str:
 
 def check(stack: Stack, trial: Trial) -> None:
     jobs: dict[int, SlurmJob] = {}
-    wait_for(lambda: bool(jobs.update(stack.jobs([trial.healthy, trial.crashing])) or True), 60)
+    wait_for(
+        lambda: (
+            bool(jobs.update(stack.jobs([trial.healthy, trial.crashing, *trial.bystanders])))
+            or True
+        ),
+        60,
+    )
+    for job_id in trial.bystanders:
+        other = jobs.get(job_id)
+        acted = [d for d in stack.decisions(job_id) if d[2] and d[1] in ("requeue", "cancel")]
+        if other is None or other.restart_count or other.state is not JobState.RUNNING or acted:
+            trial.violate(
+                "false_kill",
+                f"bystander job {job_id}: {other.state if other else 'gone'} "
+                f"restarts={other.restart_count if other else '?'} decisions={acted}",
+            )
     crash, healthy = jobs.get(trial.crashing), jobs.get(trial.healthy)
     if crash is None or healthy is None:
         trial.violate("lost", f"slurmctld no longer lists the job(s): {sorted(jobs)}")
@@ -488,6 +666,7 @@ def summarise(fault: str, every: list[Trial]) -> dict[str, Any]:
         any(v["invariant"] == "worker_died" for v in t.violations) for t in trials
     )
     report["violations"] = violations
+    report["notes"] = [n for t in every for n in t.notes]
     # Trials the host failed (not counted above), with what Slurm logged and what was seen.
     report["environment_failures"] = [
         {"trial": t.index, "slurmctld": t.environment, "seen": t.violations}
@@ -509,12 +688,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="only the JSON lines on stdout")
     parser.add_argument("--keep", action="store_true", help="keep the state directory")
+    parser.add_argument("--port-shift", type=int, default=0, help="beside another chaos run")
     args = parser.parse_args(argv)
     faults = args.fault or list(FAULTS)
     trials = 2 if args.quick else args.trials
     rng = random.Random(args.seed)
     failed = False
-    with stack_running(args.keep) as stack:
+    with stack_running(
+        args.keep,
+        state_tmpfs_mb=64 if "disk-full" in faults else 0,
+        port_shift=args.port_shift,
+    ) as stack:
         for fault in faults:
             done: list[Trial] = []
             for index in range(trials):

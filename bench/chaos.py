@@ -101,11 +101,12 @@ os.symlink(real, tmp)
 os.rename(tmp, log)
 print(swaps)
 """
-# Comments a user may write to break discovery: deep nesting, a huge number, a 9 KB comment.
+# Comments a user may write to break discovery, within Slurm's 1024-character limit on a
+# comment (longer ones sbatch refuses): deep nesting, a huge number, Infinity, padding.
 PATHOLOGICAL_COMMENTS = (
-    '{"APS": ' + "[" * 3000 + "]" * 3000 + "}",
-    '{"APS": {"max_requeue_times": 1' + "0" * 5000 + "}}",
-    '{"APS": {"auto_resume_mode": "requeue"}, "x": "' + "A" * 9000 + '"}',
+    '{"APS": ' + "[" * 500 + "]" * 500 + "}",
+    '{"APS": {"max_requeue_times": 1' + "0" * 980 + "}}",
+    '{"APS": {"auto_resume_mode": "requeue"}, "x": "' + "A" * 950 + '"}',
     '{"APS": {"max_requeue_times": 1e999}}',
 )
 OFFSET = int(os.environ.get("AJR_TEST_PORT_OFFSET", "0"))

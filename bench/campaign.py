@@ -9,7 +9,7 @@ the first attempt only (`--fault-on-attempt 0`): the schedule is
   segfault          rank 1 SIGSEGV                       right action: requeue
   collective_hang   rank 1 stops; gloo timeout after 30s  right action: requeue
   silent_hang       rank 1 stops; no timeout, silence     right action: requeue (after hang_timeout)
-  exit17            Megatron: transient result error      right action: requeue
+  exit17            Megatron: result validation failed    right action: stop, no requeue
   exit93            NVRx: do not restart                  right action: stop, no requeue
   none              healthy control                       right action: none
 
@@ -58,7 +58,10 @@ from devstack.slurm import program
 ROOT = Path(__file__).resolve().parents[1]
 SCHEDULE = ("segfault", "collective_hang", "silent_hang", "exit17", "exit93", "none")
 QUICK_SCHEDULE = ("segfault", "none")
-RECOVERABLE = frozenset({"segfault", "collective_hang", "silent_hang", "exit17"})
+RECOVERABLE = frozenset({"segfault", "collective_hang", "silent_hang"})
+# Megatron's rerun state machine exit 17 (result validation failed) and NVRx's 93: the job must
+# not continue (seed 004; ajr's analysis/signals.py). Restarting them is a wrong action.
+DO_NOT_RESTART = frozenset({"exit17", "exit93"})
 ITERATION = re.compile(r"\[(\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(?:\.\d+)?)\] iteration\s+(\d+)/")
 LOADED = re.compile(r"loaded checkpoint from .* at iteration (\d+)")
 
@@ -176,6 +179,8 @@ def run_policy(policy: str, faults: tuple[str, ...], args: argparse.Namespace) -
         while time.monotonic() < deadline:
             states = job_states(stack)
             for result in results:
+                if result.state in ENDED:
+                    continue  # ended for good: slurmctld forgets it after MinJobAge
                 state, restarts = states.get(result.job_id, ("GONE", result.restarts))
                 result.state, result.restarts = state, restarts
             if all(r.state in ENDED or r.state == "GONE" for r in results):
@@ -213,7 +218,7 @@ def job_metrics(result: JobResult, args: argparse.Namespace, end_at: float) -> d
         if nxt.first_at is not None and a.last_at is not None
     ]
     wrong = 0
-    if result.fault in ("exit93", "none") and result.restarts > 0:
+    if (result.fault in DO_NOT_RESTART or result.fault == "none") and result.restarts > 0:
         wrong += 1
     if result.fault == "none" and not result.finished:
         wrong += 1
@@ -253,7 +258,7 @@ def manual_model(
         if result.fault == "none":
             wall = args.train_iters * step
             row = {"requeues": 0, "lost_iterations": 0, "fault_to_progress_s": [], "finished": True}
-        elif result.fault == "exit93":
+        elif result.fault in DO_NOT_RESTART:
             wall = reached * step + args.manual_response_s
             row = {
                 "requeues": 0,

@@ -292,6 +292,11 @@ class Stack:
         if not self.db_path.exists():
             return []
         with contextlib.closing(sqlite3.connect(self.db_path, timeout=30)) as db:
+            known = db.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table' AND name = 'decision_records'"
+            ).fetchall()
+            if not known:  # ajr has written no decision yet (its tables come with the first)
+                return []
             rows = db.execute(
                 "SELECT attempt, action, acted FROM decision_records"
                 " WHERE cluster = ? AND job_id = ?",

@@ -195,6 +195,7 @@ async def window(client: Client, stack: Stack, jobs: list[int], seconds: float) 
         time.monotonic(),
     )
     h1 = await history_lengths(client, stack.cluster_name, jobs)
+    per_job = [await squeue_one_job_s(stack, jobs[0]) for _ in range(3)]
     elapsed = at1 - at0
     # REQUEST_STATS_INFO is this bench's own sdiag: not load.
     rpcs = {
@@ -213,6 +214,7 @@ async def window(client: Client, stack: Stack, jobs: list[int], seconds: float) 
         "slurmctld_rpcs": rpcs,
         "history_events": events,
         "history_events_per_job_hour": round(events / len(jobs) / (elapsed / 3600), 2),
+        "squeue_json_one_job_s": round(sorted(per_job)[1], 3),
     }
 
 
@@ -221,6 +223,67 @@ def percentile(values: list[float], p: float) -> float:
         return math.inf
     ordered = sorted(values)
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
+
+
+async def breakdown(client: Client, stack: Stack, crashers: list[Job]) -> dict[str, float]:
+    """Where the crash-to-held time goes, from each crasher's workflow history: detect (crash
+    line -> watch_attempt completed), decide (-> requeue_job scheduled), dispatch (-> started),
+    act (-> requeue_job completed)."""
+    parts: dict[str, list[float]] = {"detect": [], "decide": [], "dispatch": [], "act": []}
+    for job in crashers:
+        if job.crash_written_at is None:
+            continue
+        handle = client.get_workflow_handle(workflow_id(stack.cluster_name, job.job_id))
+        watch_done = scheduled = started = done = None
+        names: dict[int, str] = {}
+        try:
+            async for event in handle.fetch_history_events():
+                at = event.event_time.ToDatetime().timestamp() + _utc_offset()
+                kind = event.WhichOneof("attributes")
+                if kind == "activity_task_scheduled_event_attributes":
+                    name = event.activity_task_scheduled_event_attributes.activity_type.name
+                    names[event.event_id] = name
+                    if name == "requeue_job" and scheduled is None:
+                        scheduled = at
+                elif kind == "activity_task_started_event_attributes":
+                    sid = event.activity_task_started_event_attributes.scheduled_event_id
+                    if names.get(sid) == "requeue_job" and started is None:
+                        started = at
+                elif kind == "activity_task_completed_event_attributes":
+                    sid = event.activity_task_completed_event_attributes.scheduled_event_id
+                    if names.get(sid) == "watch_attempt" and watch_done is None:
+                        watch_done = at
+                    if names.get(sid) == "requeue_job" and done is None:
+                        done = at
+        except RPCError:
+            continue
+        if None in (watch_done, scheduled, started, done):
+            continue
+        assert watch_done and scheduled and started and done
+        parts["detect"].append(watch_done - job.crash_written_at)
+        parts["decide"].append(scheduled - watch_done)
+        parts["dispatch"].append(started - scheduled)
+        parts["act"].append(done - started)
+    return {k: round(percentile(v, 50), 2) for k, v in parts.items() if v}
+
+
+def _utc_offset() -> float:
+    """protobuf's ToDatetime() is naive UTC; .timestamp() reads it as local time: undo that."""
+    return -time.timezone if time.localtime().tm_isdst == 0 else -time.altzone
+
+
+async def squeue_one_job_s(stack: Stack, job_id: int) -> float:
+    """Seconds one `squeue --json --jobs=<id>` takes (ajr's per-job look; 22.05 lists all)."""
+    started = time.monotonic()
+    await asyncio.to_thread(
+        subprocess.run,
+        [program("squeue"), "--json", "--states=all", f"--jobs={job_id}"],
+        env=stack.slurm_env,
+        capture_output=True,
+        timeout=60,
+        check=False,
+    )
+    return time.monotonic() - started
 
 
 async def crashes(
@@ -330,6 +393,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         )
         crashers = [j for j in jobs if j.trigger is not None]
         report["crash_under_load"] = await crashes(stack, workdir, crashers, rng)
+        report["crash_under_load"]["breakdown_p50_s"] = await breakdown(client, stack, crashers)
         report["worker_alive"] = stack.worker is not None and stack.worker.poll() is None
     report["targets"] = {
         "worker_cpu_pct": 20,

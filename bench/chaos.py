@@ -363,9 +363,13 @@ def stack_running(
         yield stack
     finally:
         stack.stop_worker()
+        # Hundreds of jobs take longer to cancel than `stop`'s own wait: cancel first, then
+        # stop the daemons whatever the cancel said (never leave them behind).
+        with contextlib.suppress(Exception):
+            cluster.cancel_all_jobs(timeout=180)
         with contextlib.suppress(Exception):
             # munged is shared by every Slurm cluster on this host: never stop it.
-            cluster.stop(stop_munge=False)
+            cluster.stop(cancel_jobs=False, stop_munge=False)
         with contextlib.suppress(Exception):
             temporal.stop()
         if state_tmpfs_mb:

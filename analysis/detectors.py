@@ -10,6 +10,7 @@ checkpoint line passes and that almost every other line fails; the regexes run o
 
 from __future__ import annotations
 
+import math
 import re
 from typing import NamedTuple
 
@@ -276,13 +277,27 @@ def parse_progress(text: str) -> Progress | None:
     loss = _field(text, "loss", _NUM_AFTER_LOSS) or _field(text, "Loss", _NUM_AFTER_LOSS)
     nans = _field(text, _NAN_KEY, _NUM, 1) if "nan iter" in text else None
     return Progress(
-        int(iteration) if iteration is not None else None,
+        _count(iteration),
         _float(tflops) if tflops is not None else None,
         _float(loss) if loss is not None else None,
         _float(elapsed) if elapsed is not None else None,
-        int(float(nans)) if nans is not None else None,
+        _count(nans),
         rates,
     )
+
+
+# A count of more than 18 digits is no step number: as an int it overflows the float arithmetic
+# of intervals (found by tests/unit/test_fuzz.py: a line "iteration 000...0" crashed the watch).
+_MAX_COUNT_DIGITS = 18
+
+
+def _count(text: str | None) -> int | None:
+    if text is None:
+        return None
+    value = _float(text)
+    if value is None or not math.isfinite(value) or len(text.split(".")[0]) > _MAX_COUNT_DIGITS:
+        return None
+    return int(value) if "." in text or "e" in text.lower() else int(text)
 
 
 def _float(text: str) -> float | None:

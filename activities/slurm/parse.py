@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import logging
 import re
-import shlex
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -43,12 +42,17 @@ def _number(value: Any, default: int = 0) -> int:
         return default
     try:
         return int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # OverflowError: JSON's Infinity
         return default
 
 
 def _state(value: Any) -> tuple[JobState, tuple[str, ...]]:
-    names = [value] if isinstance(value, str) else list(value or [])
+    if isinstance(value, str):
+        names = [value]
+    elif isinstance(value, list):
+        names = value
+    else:  # a number, an object, null: no state ajr can read
+        names = []
     flags = tuple(str(n) for n in names[1:])
     if not names:
         return JobState.UNKNOWN, flags
@@ -60,7 +64,7 @@ def _state(value: Any) -> tuple[JobState, tuple[str, ...]]:
 
 def _exit_status(value: Any) -> ExitStatus:
     if isinstance(value, dict):  # 23.02+: {"status": [...], "return_code": N, "signal": {...}}
-        signal = value.get("signal", {})
+        signal = value.get("signal") or {}
         signal_id = _number(signal.get("id") if isinstance(signal, dict) else signal)
         return ExitStatus(code=_number(value.get("return_code")), signal=signal_id)
     return ExitStatus.from_wait_status(_number(value))
@@ -70,6 +74,8 @@ def expand_nodes(expression: str | None) -> tuple[str, ...]:
     """`node[1-3],gpu7` -> ('node1', 'node2', 'node3', 'gpu7'), via python-hostlist."""
     if not expression or expression in ("(null)", "None"):
         return ()
+    if not isinstance(expression, str):
+        raise ParseError(f"host list is not a string: {str(expression)[:100]!r}")
     try:
         return tuple(hostlist.expand_hostlist(expression))
     except hostlist.BadHostlist as exc:
@@ -171,7 +177,7 @@ def node_states_from_sinfo(text: str) -> dict[str, str]:
     """`sinfo -h -N -o '%N %T'` lines -> {node: state}."""
     states: dict[str, str] = {}
     for line in text.splitlines():
-        parts = shlex.split(line)
+        parts = line.split()  # node names and states hold no spaces or quotes
         if len(parts) >= 2:
             states[parts[0]] = parts[1].rstrip("*~#!%$@^-").upper()
         elif len(parts) == 1:

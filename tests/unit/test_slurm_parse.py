@@ -121,3 +121,21 @@ def test_a_degraded_answer_is_a_failure_never_an_empty_cluster():
     with pytest.raises(SlurmAnswerFailed, match="Failed while looking for jobs"):
         jobs_from_squeue_json(json.dumps(degraded))
     assert jobs_from_squeue_json(json.dumps({**degraded, "errors": []})) == []
+
+
+def test_fuzz_found_odd_field_types_skip_only_that_job():
+    """Found by tests/unit/test_fuzz.py: a list for `nodes`, a number for `job_state` and
+    JSON's Infinity crashed the whole poll (TypeError / OverflowError) instead of one job."""
+    text = (
+        '{"jobs": [{"job_id": 1, "nodes": [null]}, {"job_id": 2, "job_state": 5},'
+        ' {"job_id": 3, "restart_cnt": Infinity, "exit_code": {"signal": null}}]}'
+    )
+    jobs = jobs_from_squeue_json(text)
+    assert [job.job_id for job in jobs] == [2, 3]
+    assert jobs[0].state is JobState.UNKNOWN and jobs[1].restart_count == 0
+
+
+def test_fuzz_found_a_quote_in_sinfo_output_is_no_crash():
+    from activities.slurm.parse import node_states_from_sinfo
+
+    assert node_states_from_sinfo('node1 idle\n"odd down*\n') == {"node1": "IDLE", '"odd': "DOWN"}

@@ -1,0 +1,1 @@
+"""Benchmarks and the fault-injection workload (run as scripts with PYTHONPATH=.)."""

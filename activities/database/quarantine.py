@@ -2,7 +2,7 @@
 
 Slurm holds the truth of a node's state and reason; this table remembers ajr's own actions, for
 the per-day cap on nodes ajr drains by itself and the hold-off after a node returns to service.
-Its own module so it can get its migration at merge; created on first use meanwhile.
+Its schema is the migration 0003_node_quarantine (`ajr db upgrade`).
 """
 
 from __future__ import annotations
@@ -41,12 +41,6 @@ class QuarantineLog:
 
     def __init__(self, engine: Engine) -> None:
         self._engine = engine
-        self._ready = False
-
-    def _ensure_table(self) -> None:
-        if not self._ready:
-            NodeQuarantineEvent.__table__.create(self._engine, checkfirst=True)  # type: ignore[attr-defined]
-            self._ready = True
 
     def record(
         self,
@@ -59,7 +53,6 @@ class QuarantineLog:
         at: float,
         job_id: int | None = None,
     ) -> bool:
-        self._ensure_table()
         with Session(self._engine) as session:
             session.add(
                 NodeQuarantineEvent(
@@ -81,7 +74,6 @@ class QuarantineLog:
 
     def drained_since(self, cluster: str, since: float) -> int:
         """Nodes ajr drained by itself on this cluster since then."""
-        self._ensure_table()
         with Session(self._engine) as session:
             count = session.exec(
                 select(func.count()).where(
@@ -94,7 +86,6 @@ class QuarantineLog:
 
     def recent(self, cluster: str, since: float, limit: int = 50) -> list[NodeQuarantineEvent]:
         """ajr's quarantine actions on this cluster since then, newest first."""
-        self._ensure_table()
         with Session(self._engine) as session:
             rows = session.exec(
                 select(NodeQuarantineEvent)
@@ -108,7 +99,6 @@ class QuarantineLog:
 
     def last_resumed(self, cluster: str, node: str) -> float | None:
         """When the node last returned to service through ajr (epoch seconds), if ever."""
-        self._ensure_table()
         with Session(self._engine) as session:
             at = session.exec(
                 select(func.max(NodeQuarantineEvent.at)).where(

@@ -6,6 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlmodel import SQLModel
 
+import activities.database.quarantine
 import activities.database.tables  # noqa: F401  (the tables, for autogenerate's comparison)
 
 connection = context.config.attributes["connection"]

@@ -459,5 +459,6 @@ class JobStatus:
     # checkpoint steps the job was told to roll back from.
     infrastructure_requeues: int = 0
     application_requeues: int = 0
+    unknown_requeues: int = 0
     free_requeues: int = 0
     rolled_back_from: list[int] = field(default_factory=list)

@@ -147,8 +147,8 @@ class Settings(BaseSettings):
     suspect_window: float = Field(default=86400.0, gt=0)
     suspect_min_jobs: int = Field(default=2, ge=2)
     # Recovery policy v2: requeue budgets by cause (infrastructure: GPU, NODE, NETWORK, STORAGE,
-    # SCHEDULER; application: the job's own and unknown failures), within max_requeues and the
-    # job's own limit; a repeated unknown failure's next attempt waits, doubling each time.
+    # SCHEDULER; application: the job's own code), within max_requeues and the job's own limit;
+    # unknown failures meet those limits only, and a repeat's next attempt waits, doubling.
     infrastructure_requeue_budget: int = Field(default=20, ge=0)
     application_requeue_budget: int = Field(default=5, ge=0)
     unknown_backoff: float = Field(default=30.0, ge=0)

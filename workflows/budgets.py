@@ -2,10 +2,11 @@
 left of it, and how long a repeated unknown failure waits. Pure functions, no Temporal.
 
 A requeue is charged to one cause: infrastructure (GPU, NODE, NETWORK, STORAGE, SCHEDULER,
-NODE_FAIL, "resume on different hardware"), application (the job's own code, and unknown
-failures: an unexplained failure may well be the job's), or nothing at all: a preemption, a
-requeue by Slurm or a person, and a time-limit stop after a new checkpoint are progress or
-someone else's doing, and never count toward any limit.
+NODE_FAIL, "resume on different hardware"; its own budget), application (the job's own code;
+its own budget), unknown (no budget of its own, as no cause is known: the job's and the
+system's limits, and a back-off when repeated), or nothing at all: a preemption, a requeue by
+Slurm or a person, and a time-limit stop after a new checkpoint are progress or someone else's
+doing, and never count toward any limit.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ class Cause(StrEnum):
     FREE = ""  # never charged: preemption, Slurm's own requeue, time-limit continuation
     INFRASTRUCTURE = "infrastructure"
     APPLICATION = "application"
-    UNKNOWN = "unknown"  # charged to the application budget, with back-off when repeated
+    UNKNOWN = "unknown"  # the overall limits only, with back-off when repeated
 
 
 INFRASTRUCTURE = frozenset(
@@ -93,26 +94,26 @@ class Spent:
     """Requeues charged so far, per budget."""
 
     infrastructure: int = 0
-    application: int = 0  # application and unknown failures
+    application: int = 0
+    unknown: int = 0
     free: int = 0
 
     @property
     def charged(self) -> int:
         """What counts toward the job's max_requeue_times and the system maximum."""
-        return self.infrastructure + self.application
+        return self.infrastructure + self.application + self.unknown
 
 
 def spent(history: Sequence[AttemptRecord]) -> Spent:
-    infrastructure = application = free = 0
+    counts = dict.fromkeys(Cause, 0)
     for record in history:
         cause = _charge(record)
-        if cause is Cause.FREE:
-            free += 1
-        elif cause is Cause.INFRASTRUCTURE:
-            infrastructure += 1
-        elif cause is not None:
-            application += 1
-    return Spent(infrastructure, application, free)
+        if cause is not None:
+            counts[cause] += 1
+    return Spent(
+        counts[Cause.INFRASTRUCTURE], counts[Cause.APPLICATION], counts[Cause.UNKNOWN],
+        counts[Cause.FREE],
+    )  # fmt: skip
 
 
 def budget_exhausted(cause: Cause, used: Spent, config: RecoveryConfig) -> str:
@@ -125,12 +126,10 @@ def budget_exhausted(cause: Cause, used: Spent, config: RecoveryConfig) -> str:
             f"infrastructure requeue budget spent: {used.infrastructure} of "
             f"{config.infrastructure_requeue_budget}"
         )
-    if cause in (Cause.APPLICATION, Cause.UNKNOWN) and (
-        used.application >= config.application_requeue_budget
-    ):
+    if cause is Cause.APPLICATION and used.application >= config.application_requeue_budget:
         return (
             f"application requeue budget spent: {used.application} of "
-            f"{config.application_requeue_budget} (application and unknown failures)"
+            f"{config.application_requeue_budget}"
         )
     return ""
 

@@ -782,6 +782,7 @@ class JobRecoveryWorkflow:
             phase=self.phase,
             infrastructure_requeues=spent.infrastructure,
             application_requeues=spent.application,
+            unknown_requeues=spent.unknown,
             free_requeues=spent.free,
             rolled_back_from=list(self.state.rolled_back_from),
         )

@@ -73,7 +73,7 @@ async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir
         assert "requeue limit reached: 1 of 1 requeues used" in " ".join(records[2].reasons)
         assert (await ajr.job(job_id)).restart_count == 2  # one restart by Slurm, one by ajr
         status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
-        assert (status.application_requeues, status.infrastructure_requeues) == (1, 0)
+        assert (status.unknown_requeues, status.infrastructure_requeues) == (1, 0)
         await ajr.save_histories("v2-requeued-by-slurm", job_id)
 
 

@@ -91,21 +91,26 @@ def test_cause_of(observation, cause):
 
 
 @pytest.mark.parametrize(
-    ("history", "infra", "app", "free"),
+    ("history", "infra", "app", "unknown", "free"),
     [
-        ([], 0, 0, 0),
-        ([requeued("infrastructure"), requeued("application"), requeued("unknown")], 1, 2, 0),
-        ([requeued(""), requeued(""), requeued("infrastructure")], 1, 0, 2),
-        ([requeued(None)], 0, 1, 0),  # decided before budgets: counted as unknown
-        ([requeued("application", acted=False)], 0, 0, 0),  # observe-only: nothing requeued
-        ([requeued("application", action=Action.WATCH)], 0, 0, 0),
-        ([requeued("bogus")], 0, 1, 0),
+        ([], 0, 0, 0, 0),
+        ([requeued("infrastructure"), requeued("application"), requeued("unknown")], 1, 1, 1, 0),
+        ([requeued(""), requeued(""), requeued("infrastructure")], 1, 0, 0, 2),
+        ([requeued(None)], 0, 0, 1, 0),  # decided before budgets: counted, cause unknown
+        ([requeued("application", acted=False)], 0, 0, 0, 0),  # observe-only: not requeued
+        ([requeued("application", action=Action.WATCH)], 0, 0, 0, 0),
+        ([requeued("bogus")], 0, 0, 1, 0),
     ],
 )
-def test_spent(history, infra, app, free):
+def test_spent(history, infra, app, unknown, free):
     used = spent(history)
-    assert (used.infrastructure, used.application, used.free) == (infra, app, free)
-    assert used.charged == infra + app
+    assert (used.infrastructure, used.application, used.unknown, used.free) == (
+        infra,
+        app,
+        unknown,
+        free,
+    )
+    assert used.charged == infra + app + unknown
 
 
 @pytest.mark.parametrize(
@@ -179,20 +184,39 @@ def test_backoff_off_when_base_is_zero():
             None,
             0,
         ),
-        # the application budget (2) is spent by application and unknown failures
+        # the application budget (2) is spent by application failures ...
         (
-            obs(category="APPLICATION", attempt=2),
-            [requeued("application"), requeued("unknown")],
+            obs(category="APPLICATION", attempt=3),
+            [requeued("application"), requeued("unknown"), requeued("application")],
             10,
             Action.STOP,
             Outcome.CAUSE_BUDGET,
             None,
             0,
         ),
+        # ... not by unknown ones: those meet the overall limits only (and back off)
+        (
+            obs(category="APPLICATION", attempt=3),
+            [requeued("application"), requeued("unknown"), requeued("unknown")],
+            10,
+            Action.REQUEUE,
+            Outcome.RUNNING,
+            "application",
+            0,
+        ),
+        (
+            obs(attempt=3),
+            [requeued("application"), requeued("application"), requeued("unknown")],
+            10,
+            Action.REQUEUE,
+            Outcome.RUNNING,
+            "unknown",
+            30,
+        ),
         # ... which leaves the infrastructure budget (3) untouched
         (
             obs(kind=Observed.CRASH, state="RUNNING", category="NODE", attempt=2),
-            [requeued("application"), requeued("unknown")],
+            [requeued("application"), requeued("application")],
             10,
             Action.REQUEUE,
             Outcome.RUNNING,

@@ -18,6 +18,7 @@ from sqlalchemy.exc import SQLAlchemyError
 from sqlmodel import Session, select
 from temporalio import activity
 
+from activities import telemetry
 from activities.database.tables import NotificationRecord
 from activities.database.upsert import upsert
 from activities.errors import activity_error
@@ -67,6 +68,8 @@ class NotifyActivities:
             (sent if self._post_webhook(notice) else failed).append("webhook")
         if self._slack is not None:
             (sent if self._post_slack(notice) else failed).append("slack")
+        for channel in failed:
+            telemetry.NOTIFY_FAILURES.add(1, {"channel": channel, "kind": notice.kind.value})
         if failed and not sent:
             # Retried by the activity's policy (with backoff); a channel that took it is not
             # sent to again because the record below is written once one channel took it.

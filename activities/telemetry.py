@@ -69,6 +69,11 @@ SLURM_ERRORS = meter.create_counter(
 DB_ERRORS = meter.create_counter(
     "ajr.db.errors", unit="{error}", description="Database operations that failed"
 )
+NOTIFY_FAILURES = meter.create_counter(
+    "ajr.notifications.failed",
+    unit="{failure}",
+    description="Notifications a channel did not accept (each try), by channel and kind",
+)
 
 
 class _InProgress:

@@ -11,6 +11,7 @@ class NoticeKind(StrEnum):
     STOPPED = "stopped"  # recovery stopped, with the reason
     NOT_MANAGED = "not_managed"  # the job's APS directive is invalid: tell the submitter
     STUCK = "stuck"  # the recovery watchdog: a requeue step does not take effect
+    NODE_SUSPECT = "node_suspect"  # a node ajr drained, or would drain (quarantine, policy v2)
 
 
 @dataclass

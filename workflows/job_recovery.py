@@ -75,8 +75,8 @@ Result = TypeVar("Result")
 # once no running history lacks its marker, then remove it.
 # A pending straggler wait no longer holds a run open when the server suggests continue-as-new.
 PATCH_STRAGGLER_CONTINUES_AS_NEW = "straggler-wait-survives-continue-as-new"
-# Notices (requeued, stopped, not managed, stuck) once ajr has acted, for jobs enrolled with a
-# notification channel configured.
+# Notices (requeued, stopped, not managed, stuck, node suspect) once ajr has acted, for jobs
+# enrolled with a notification channel configured.
 PATCH_NOTIFY = "notify-after-acting"
 # The failure's category and culprit nodes as search attributes (AjrCategory, AjrCulpritNodes).
 PATCH_CATEGORY_ATTRIBUTES = "category-culprit-search-attributes"
@@ -494,6 +494,21 @@ class JobRecoveryWorkflow:
             note = f"node {result.node} quarantine: {result.action} ({result.detail})"
             self.state.attempts[-1].reasons.append(note)
             self._note(note)
+            notice = notices.node_suspect(
+                workflow_id=workflow.info().workflow_id,
+                cluster=self.job.cluster,
+                job_id=self.job.job_id,
+                job_name=self.job.job_name,
+                user=self.job.user_name,
+                attempt=observation.attempt,
+                node=result.node,
+                action=result.action,
+                category=candidate.category,
+                detail=result.detail,
+                at=workflow.now().timestamp(),
+            )
+            if notice is not None and self._notifying():
+                await self._notify(notice)
 
     async def _suspects(self, observation: Observation) -> list[Suspect]:
         """Nodes of this failed attempt that other jobs' failures implicated too."""

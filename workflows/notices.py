@@ -3,7 +3,18 @@
 from __future__ import annotations
 
 from models.notifications import Notice, NoticeKind
+from models.quarantine import QuarantineAction
 from models.recovery import AttemptRecord
+
+# Quarantine results a person should hear of: a node taken out of service, or one ajr would take
+# out and did not (mode, cap, hold-off) or could not. A node already drained is someone's already.
+_NODE_WORDS = {
+    QuarantineAction.DRAINED: "drained by ajr",
+    QuarantineAction.SUGGESTED: "suspect: drain suggested",
+    QuarantineAction.CAPPED: "suspect: not drained (ajr's daily cap reached)",
+    QuarantineAction.HELD_OFF: "suspect: not drained (returned to service recently)",
+    QuarantineAction.FAILED: "suspect: drain FAILED",
+}
 
 
 def job_label(job_id: int, job_name: str, user: str) -> str:
@@ -80,5 +91,42 @@ def ended(
         user=user,
         attempt=attempt,
         reason=reason,
+        at=at,
+    )
+
+
+def node_suspect(
+    *,
+    workflow_id: str,
+    cluster: str,
+    job_id: int,
+    job_name: str,
+    user: str,
+    attempt: int,
+    node: str,
+    action: str,
+    category: str,
+    detail: str,
+    at: float,
+) -> Notice | None:
+    """The notice of a quarantine result, or None where there is nothing to tell."""
+    try:
+        words = _NODE_WORDS[QuarantineAction(action)]
+    except (KeyError, ValueError):
+        return None
+    label = job_label(job_id, job_name, user)
+    return Notice(
+        event_id=f"{workflow_id}/{attempt}/{NoticeKind.NODE_SUSPECT.value}/{node}",
+        kind=NoticeKind.NODE_SUSPECT,
+        cluster=cluster,
+        job_id=job_id,
+        text=f"node {node} {words}: {category} in {label} attempt {attempt}"
+        + (f" ({detail})" if detail else ""),
+        job_name=job_name,
+        user=user,
+        attempt=attempt,
+        category=category,
+        culprit_nodes=[node],
+        reason=detail,
         at=at,
     )

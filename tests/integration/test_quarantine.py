@@ -16,6 +16,7 @@ from activities.slurm.runner import SlurmRunner
 from models.quarantine import QuarantineAction, QuarantineMode, QuarantineRequest
 from models.recovery import Outcome
 from tests.integration.recovery_harness import seed_script
+from tests.integration.test_notify import Receiver
 from worker.nodes import node_lines, resume_node
 from workflows.job_recovery import JobRecoveryWorkflow
 
@@ -35,7 +36,10 @@ async def _node_state(control: SlurmControl, node: str) -> tuple[str, str]:
 
 
 async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, sqlite_url):
-    async with start_ajr(sqlite_url, node_quarantine="drain") as ajr:
+    hooks = Receiver()
+    async with start_ajr(
+        sqlite_url, node_quarantine="drain", notify_webhook_url=f"{hooks.url}/hook"
+    ) as ajr:
         control = SlurmControl(SlurmRunner(env=ajr.settings.slurm_env()))
         touched: list[str] = []
         try:
@@ -53,6 +57,11 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
             (bad,) = records[0].excluded_nodes
             touched.append(bad)
             assert any(f"node {bad} quarantine: drained" in r for r in records[0].reasons)
+            # The operators heard of it: one node notice, naming the node.
+            node_notices = [body for _, body in hooks.posts if body.get("kind") == "node_suspect"]
+            assert len(node_notices) == 1, hooks.posts
+            assert node_notices[0]["culprit_nodes"] == [bad], node_notices
+            assert str(node_notices[0]["text"]).startswith(f"node {bad} drained by ajr: GPU")
             # exclusion effectiveness: the attempt after excluding it finished
             assert f"exclusion of {bad} helped: the next attempt finished" in records[1].reasons
             await ajr.save_histories("v2-quarantine", job_id)
@@ -118,3 +127,4 @@ async def test_drain_resume_holdoff_and_cap(start_ajr, slurm_cluster, workdir, s
                 state, _ = await _node_state(control, node)
                 if is_drained(state):
                     ajr.scontrol("update", f"NodeName={node}", "State=RESUME")
+            hooks.server.shutdown()

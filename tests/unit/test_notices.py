@@ -75,3 +75,44 @@ def test_ending_notices(kind: NoticeKind, words: str) -> None:
     )
     assert notice.text == f"job 7 (bob) attempt 2: {words}: why"
     assert notice.event_id == f"ajr-local-7/2/{kind.value}"
+
+
+@pytest.mark.parametrize(
+    ("action", "text"),
+    [
+        ("drained", "node node3 drained by ajr: GPU in job 7 (bob) attempt 1 (verified)"),
+        (
+            "suggested",
+            "node node3 suspect: drain suggested: GPU in job 7 (bob) attempt 1 (verified)",
+        ),
+        (
+            "capped",
+            "node node3 suspect: not drained (ajr's daily cap reached): GPU in job 7 (bob)"
+            " attempt 1 (verified)",
+        ),
+        ("failed", "node node3 suspect: drain FAILED: GPU in job 7 (bob) attempt 1 (verified)"),
+        ("already_drained", None),  # someone's drain already: nothing to tell
+        ("resumed", None),
+        ("no-such-action", None),
+    ],
+)
+def test_node_suspect_notice(action: str, text: str | None) -> None:
+    notice = notices.node_suspect(
+        workflow_id="ajr-local-7",
+        cluster="local",
+        job_id=7,
+        job_name="",
+        user="bob",
+        attempt=1,
+        node="node3",
+        action=action,
+        category="GPU",
+        detail="verified",
+        at=1.0,
+    )
+    if text is None:
+        assert notice is None
+        return
+    assert notice is not None and notice.text == text
+    assert notice.kind is NoticeKind.NODE_SUSPECT and notice.culprit_nodes == ["node3"]
+    assert notice.event_id == "ajr-local-7/1/node_suspect/node3"  # once per node and attempt

@@ -8,6 +8,7 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+import time
 from dataclasses import replace
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from devstack.processes import pid_running
 from devstack.stack import WORKER_NAME
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 from tests.conftest import PORT_OFFSET, integration_unavailable, reap_leftovers
+from tests.integration.test_notify import Receiver
 
 pytestmark = pytest.mark.integration
 
@@ -59,7 +61,10 @@ def _cli(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_up_twice_then_down(tmp_path: Path) -> None:
+def test_up_twice_then_down(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Set before `up`, as a user would: the stack's worker sends its notices there.
+    hooks = Receiver()
+    monkeypatch.setenv("AJR_NOTIFY_WEBHOOK_URL", f"{hooks.url}/dev")
     reap_leftovers(
         f"devstack-{CONFIG.slurmctld_port}",
         tmp_path,
@@ -124,6 +129,23 @@ def test_up_twice_then_down(tmp_path: Path) -> None:
         assert status.returncode == 0, status.stdout + status.stderr
         assert stack.temporal.ui_url in status.stdout
 
+        # AJR_NOTIFY_WEBHOOK_URL given to `up` reaches the worker: a job with a broken APS
+        # directive is refused, and its submitter is told through the webhook.
+        broken = subprocess.run(
+            ["sbatch", "--parsable", "-p", "gpu", "-J", "bad", "-o", str(tmp_path / "bad.out"),
+             "--comment", '{"APS": {"auto_resume_mode": "requeue", "max_requeue_times": -1}}',
+             "--wrap", "sleep 30"],
+            env=env, capture_output=True, text=True, check=True, timeout=15,
+        )  # fmt: skip
+        job_id = int(broken.stdout.strip().split(";")[0])
+        deadline = time.monotonic() + 45
+        while time.monotonic() < deadline and not hooks.posts:
+            time.sleep(0.5)
+        subprocess.run(["scancel", str(job_id)], env=env, check=False, timeout=15)
+        assert [body["job_id"] for _, body in hooks.posts] == [job_id], hooks.posts
+        path, body = hooks.posts[0]
+        assert path == "/dev" and body["kind"] == "not_managed", body
+
         # Up again: nothing restarts, nothing new is recorded.
         pids_before = {n: r.pid for n, r in recorded.items() if stack.registry.is_alive(r)}
         report = stack.up(timeout=60)
@@ -134,6 +156,7 @@ def test_up_twice_then_down(tmp_path: Path) -> None:
     finally:
         all_pids = [r.pid for r in stack.registry.load().values()]
         stack.down()
+        hooks.server.shutdown()
 
     assert all_pids
     assert not [pid for pid in all_pids if pid_running(pid)]

@@ -37,8 +37,10 @@ lint: install
 	$(BIN)/lint-imports
 
 # Every step must pass; pytest's exit 5 ("no tests collected") fails the target like any error.
+# Two pytest-xdist workers, each with its own cluster and ports (tests/conftest.py): most of the
+# integration time is spent waiting on Slurm and Temporal, not on a CPU.
 test: install system-deps lint $(CHECKOV)
-	$(BIN)/pytest
+	$(BIN)/pytest -n 2
 
 demo: install system-deps
 	$(BIN)/ajr demo

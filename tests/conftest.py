@@ -37,6 +37,13 @@ from models.search_attributes import ALL_SEARCH_ATTRIBUTES
 SKIP_ENV = "AJR_TEST_SKIP_INTEGRATION"
 MYSQL_ENV = "AJR_TEST_MYSQL_URL"
 DEFAULT_MYSQL_SERVER = "mysql+pymysql://root@127.0.0.1:3306"
+# Under pytest-xdist (`make test` runs two workers) each worker is a session of its own: its
+# own Slurm cluster, Temporal servers and fixed ports, 1000 apart (the benches it starts too).
+_XDIST_WORKER = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _XDIST_WORKER.startswith("gw") and _XDIST_WORKER[2:].isdigit():
+    os.environ["AJR_TEST_PORT_OFFSET"] = str(
+        int(os.environ.get("AJR_TEST_PORT_OFFSET", "0")) + 1000 * (int(_XDIST_WORKER[2:]) + 1)
+    )
 PORT_OFFSET = int(os.environ.get("AJR_TEST_PORT_OFFSET", "0"))
 
 # Fixed ports of the session's Slurm cluster: away from `ajr dev up` (6817/6818/17001+), below

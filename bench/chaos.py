@@ -68,6 +68,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from activities.database import migrate
+from activities.database.engine import make_engine
 from activities.slurm.parse import ParseError, jobs_from_squeue_json
 from devstack import SlurmCluster
 from devstack.slurm import program
@@ -355,6 +357,10 @@ def stack_running(
         )
     stack = Stack(root, cluster, temporal, state / "ajr.db", f"chaos{uuid.uuid4().hex[:6]}")
     stack.worker_overrides = dict(worker_overrides or {})
+    # The schema is `ajr db upgrade`'s, as on a real install: the worker creates no table.
+    engine = make_engine(f"sqlite:///{stack.db_path}")
+    migrate.upgrade(engine)
+    engine.dispose()
     try:
         cluster.start(timeout=90)
         temporal.start(timeout=90)

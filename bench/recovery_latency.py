@@ -70,6 +70,8 @@ from temporalio.api.history.v1 import HistoryEvent
 from temporalio.client import Client
 from temporalio.testing import WorkflowEnvironment
 
+from activities.database import migrate
+from activities.database.engine import make_engine
 from devstack import DevStackError, SlurmCluster, find_executable
 from devstack.slurm import program
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES
@@ -694,6 +696,9 @@ async def run_bench(args: argparse.Namespace, cluster: SlurmCluster, state_dir: 
             slurm_poll_interval=args.slurm_poll,
             log_poll_interval=args.log_poll,
         )
+        engine = make_engine(settings.database_url)  # the schema, as `ajr db upgrade` makes it
+        migrate.upgrade(engine)
+        engine.dispose()
         bench = Bench(args, slurm, workdir, env.client, settings, random.Random(args.seed))
         print(
             f"ajr bench: Slurm {CLUSTER_NAME} up, Temporal at {settings.temporal_address}, "

@@ -13,6 +13,7 @@ import subprocess
 
 import pytest
 from sqlmodel import Session, select
+from temporalio.service import RPCError, RPCStatusCode
 
 from activities.database.engine import make_engine
 from activities.database.tables import DecisionRecord
@@ -249,10 +250,15 @@ async def test_slurmctld_load_does_not_grow_with_managed_jobs(
             for job_id in job_ids:
                 await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
             for job_id in job_ids:  # enrolled and watching
-                for _ in range(50):
-                    status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
-                    if status.phase.startswith("watching"):
-                        break
+                for _ in range(150):
+                    try:
+                        status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+                    except RPCError as error:  # not enrolled yet (discovery's next round)
+                        if error.status is not RPCStatusCode.NOT_FOUND:
+                            raise
+                    else:
+                        if status.phase.startswith("watching"):
+                            break
                     await asyncio.sleep(0.2)
             await asyncio.sleep(2)  # past each watcher's one-time log lookup
             before = job_info_rpcs(slurm_cluster.env)

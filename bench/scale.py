@@ -416,10 +416,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--json", action="store_true")
-    parser.add_argument("--quick", action="store_true", help="CI: 20 jobs, 20 s windows, 3 crashes")
+    parser.add_argument("--quick", action="store_true", help="CI: 20 jobs, 10 s windows, 3 crashes")
     args = parser.parse_args(argv)
     if args.quick:
-        args.jobs, args.baseline, args.crashes, args.window, args.settle = 20, 10, 3, 20.0, 3.0
+        args.jobs, args.baseline, args.crashes, args.window, args.settle = 20, 10, 3, 10.0, 3.0
     if args.jobs < args.baseline + args.crashes:
         parser.error("--jobs must be at least --baseline + --crashes")
     report = asyncio.run(run(args))

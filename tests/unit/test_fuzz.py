@@ -3,7 +3,7 @@
 Every property holds for any input: the parser answers (a value, or its own clear error type),
 never another exception, and garbage never leads to an action (no enrolment, no finding).
 
-`AJR_FUZZ_EXAMPLES` sets the inputs per property (CI default 200; `bench/fuzz.py` runs 10,000).
+`AJR_FUZZ_EXAMPLES` sets the inputs per property (CI default 100; `bench/fuzz.py` runs 10,000).
 """
 
 from __future__ import annotations
@@ -36,11 +36,11 @@ from worker.discovery import DiscoveryPolicy, plan_enrolment
 
 pytestmark = pytest.mark.unit
 
-EXAMPLES = int(os.environ.get("AJR_FUZZ_EXAMPLES", "200"))
+EXAMPLES = int(os.environ.get("AJR_FUZZ_EXAMPLES", "100"))
 FUZZ = settings(
     max_examples=EXAMPLES,
     deadline=None,
-    derandomize=EXAMPLES <= 200,  # CI: the same inputs every run; the bench explores
+    derandomize=EXAMPLES <= 100,  # CI: the same inputs every run; the bench explores
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
 # How many inputs each property really saw (bench/fuzz.py reports these).

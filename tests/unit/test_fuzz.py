@@ -8,8 +8,10 @@ never another exception, and garbage never leads to an action (no enrolment, no 
 
 from __future__ import annotations
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 from collections import Counter
 from pathlib import Path
@@ -305,6 +307,7 @@ MIXED_BYTES = st.builds(
     _spliced, st.lists(st.integers(0, 50) | st.binary(max_size=80), max_size=30), GARBAGE_BYTES
 )
 _TMP = Path(tempfile.mkdtemp(prefix="ajr-fuzz-"))
+atexit.register(shutil.rmtree, _TMP, ignore_errors=True)
 
 
 def _check(data: bytes) -> Any:

@@ -125,23 +125,30 @@ def can_traverse(user: pwd.struct_passwd, directory: Path) -> bool:
     return probe.returncode == 0
 
 
-def grant_traverse(user: pwd.struct_passwd, *paths: Path) -> list[Path]:
+def grant_traverse(user: pwd.struct_passwd, *paths: Path) -> list[tuple[Path, bool]]:
     """Let `user` pass through (x, not list) every ancestor of `paths` it cannot pass yet, by a
     POSIX ACL entry for that user alone (a clone under /root, mode 700, in CI); returns the
-    directories changed, for `revoke_traverse`. Never widens anyone else's rights."""
-    changed: list[Path] = []
+    directories changed and whether each had no ACL before, for `revoke_traverse`. Never
+    widens anyone else's rights."""
+    changed: list[tuple[Path, bool]] = []
     for path in paths:
         for directory in reversed(path.resolve().parents):
-            if directory in changed or can_traverse(user, directory):
+            if any(directory == done for done, _ in changed) or can_traverse(user, directory):
                 continue
+            extended = subprocess.run(
+                ["getfacl", "--skip-base", "-p", str(directory)],
+                capture_output=True, text=True, check=True,
+            ).stdout.strip()  # fmt: skip
             subprocess.run(["setfacl", "-m", f"u:{user.pw_name}:x", str(directory)], check=True)
-            changed.append(directory)
+            changed.append((directory, not extended))
     return changed
 
 
-def revoke_traverse(user: pwd.struct_passwd, directories: list[Path]) -> None:
-    for directory in directories:
-        subprocess.run(["setfacl", "-x", f"u:{user.pw_name}", str(directory)], check=False)
+def revoke_traverse(user: pwd.struct_passwd, directories: list[tuple[Path, bool]]) -> None:
+    """Undo `grant_traverse`: the user's entry, and the whole ACL where there was none."""
+    for directory, bare in directories:
+        command = ["setfacl", "-b"] if bare else ["setfacl", "-x", f"u:{user.pw_name}"]
+        subprocess.run([*command, str(directory)], check=False)
 
 
 def readable_by(user: pwd.struct_passwd, *paths: Path) -> list[Path]:

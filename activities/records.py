@@ -35,6 +35,7 @@ def _utc(epoch: float) -> datetime:
 
 
 _ATTEMPT_KEY = ["cluster", "job_id", "attempt"]
+SUPERSEDED_REASON = "not carried out: the attempt ended before the requeue (decided again)"
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -147,8 +148,29 @@ class RecordActivities:
                 update=[],
             )
 
+    def _supersede(self, session: Session, event: DecisionEvent) -> None:
+        """Earlier decisions recorded as acted whose action never ran (the attempt ended
+        first): acted=false, with why, so the records count each requeue Slurm did once."""
+        if not event.supersedes:
+            return
+        rows = session.exec(
+            select(DecisionRecord).where(
+                DecisionRecord.event_id.in_(event.supersedes),  # type: ignore[attr-defined]
+                DecisionRecord.cluster == event.cluster,
+                DecisionRecord.job_id == event.job_id,
+            )
+        ).all()
+        for row in rows:
+            if not row.acted:
+                continue  # already superseded by an earlier try of this write
+            row.acted = False
+            row.reasons = json.dumps([*json.loads(row.reasons or "[]"), SUPERSEDED_REASON])
+            session.add(row)
+
     def _write_decision(self, event: DecisionEvent) -> bool:
         with Session(self._engine) as session:
+            self._supersede(session, event)
+            session.commit()
             existing = session.exec(
                 select(DecisionRecord).where(DecisionRecord.event_id == event.event_id)
             ).first()

@@ -33,7 +33,9 @@ After every trial, from Slurm itself (`squeue --json`) and ajr's decision table:
   false_kills      the healthy job (or a bystander) restarted, ended, or has an acted
                    requeue/cancel decision;
   missing_records  the acted requeue decisions recorded in ajr's database differ from Slurm's
-                   restart count (every decision recorded once).
+                   restart count (every decision recorded once), waited for up to 180 s after
+                   the fault (a decision the database refused is written later:
+                   `records_settled_s` says how long each trial's records took to match).
 Prints one JSON object per fault: fault, trials, lost, double_requeues, left_held, false_kills,
 missing_records, violations (one entry per broken invariant, with details), recover_s (crash
 line -> job running again, per trial, watched from Slurm every 0.5 s also during the fault),
@@ -404,6 +406,7 @@ class Trial:
     # Set when the host itself failed the trial (munged gone, a slurmd not answering for 30 s
     # on a starved CPU): Slurm then requeues jobs by itself. Such a trial counts for nothing.
     environment: str = ""
+    records_settled_s: float = 0.0  # from the check's start until the records matched Slurm
 
     def violate(self, invariant: str, detail: str) -> None:
         self.violations.append(
@@ -619,6 +622,10 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
     return trial
 
 
+# How long the check waits for ajr's records to match Slurm's restart count (the workflow writes
+# a refused decision again after 10, 20, 40, 80, 120 s, ...).
+RECORDS_SETTLE_S = 180.0
+
 ENVIRONMENT_SIGNS = ("Munge encode failed", "not responding, setting DOWN")
 
 
@@ -666,7 +673,16 @@ def check(stack: Stack, trial: Trial) -> None:
     for job in (crash, healthy):
         if job.held:
             trial.violate("left_held", f"job {job.job_id} held: {job.state_reason}")
-    crash_requeues = [d for d in stack.decisions(crash.job_id) if d[1] == "requeue" and d[2]]
+    # A decision the database refused is written later by the workflow (backing off): give the
+    # records a while to match Slurm, and say how long they took.
+    waited = time.monotonic()
+
+    def requeues_recorded() -> list[tuple[int, str, bool]]:
+        return [d for d in stack.decisions(crash.job_id) if d[1] == "requeue" and d[2]]
+
+    wait_for(lambda: len(requeues_recorded()) == crash.restart_count, RECORDS_SETTLE_S, every=1.0)
+    trial.records_settled_s = round(time.monotonic() - waited, 1)
+    crash_requeues = requeues_recorded()
     # One crash: one requeue. More in Slurm, or more acted requeues recorded, is a double.
     if crash.restart_count > 1 or len(crash_requeues) > 1:
         trial.violate(
@@ -723,6 +739,7 @@ def summarise(fault: str, every: list[Trial]) -> dict[str, Any]:
     report["recover_s"] = [
         round(t.recovered_at - t.crash_at, 1) for t in trials if t.recovered_at is not None
     ]
+    report["records_settled_s"] = [t.records_settled_s for t in trials]
     return report
 
 

@@ -309,6 +309,12 @@ class RecoveryState:
     # The same, as runs continued by releases before `watch` existed wrote it: read, never written.
     resume_cursor: LogCursor | None = None
     resume_ignore: list[Observed] = field(default_factory=list)
+    # Decisions the database refused (down, full): written later, oldest first, by event_id so
+    # at most once (bounded: the oldest are dropped with a warning past RecoveryState's cap).
+    unwritten: list[DecisionEvent] = field(default_factory=list)
+    # Decisions recorded as acted that were never carried out (the attempt ended first): the
+    # next decision written marks them acted=false in the database.
+    superseded: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -421,6 +427,8 @@ class DecisionEvent:
     partition: str = ""
     max_requeues: int = 0
     category: Category | None = None  # the finding's attribution (metrics); None without one
+    # Earlier decisions of this job recorded as acted but never carried out: set acted=false.
+    supersedes: list[str] = field(default_factory=list)
 
 
 @dataclass

@@ -36,6 +36,7 @@ with workflow.unsafe.imports_passed_through():
         CancelRequest,
         CancelResult,
         Decision,
+        DecisionEvent,
         ExcludeNodesRequest,
         JobOutcome,
         JobRecoveryInput,
@@ -88,6 +89,10 @@ _STOPS_TO_TELL = frozenset(
 )
 # Recovery policy v2: budgets by cause with back-off, done means done (workflows/budgets.py).
 PATCH_POLICY_V2 = "recovery-policy-v2"
+# The decision records match what Slurm did: a decision the database refused is written later
+# (kept in the state, retried with back-off and before the workflow ends), and one recorded as
+# acted whose requeue never ran (the attempt ended first) is marked acted=false.
+PATCH_RECORDS_MATCH_SLURM = "decision-records-match-slurm"
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
@@ -111,6 +116,8 @@ class JobRecoveryWorkflow:
         self.phase = "enrolled"
         self.position = self._carried_position()
         self._suspects_seen: list[Suspect] = []  # of the last decision: quarantine candidates
+        self._last_event_id = ""  # of the last decision recorded (or kept to write later)
+        self._writer: asyncio.Task[None] | None = None  # writes state.unwritten, backing off
 
     def _carried_position(self) -> WatchPosition:
         """Where the watch of this attempt stands: carried from the previous run, or fresh."""
@@ -129,6 +136,14 @@ class JobRecoveryWorkflow:
             refused = self._not_managed(job.not_managed_reason)
             await self._notify_end(NoticeKind.NOT_MANAGED, refused.reason)
             return refused
+        if self.state.unwritten and workflow.patched(PATCH_RECORDS_MATCH_SLURM):
+            self._write_later()  # carried from the previous run
+        outcome = await self._recover()
+        await self._write_before_end()
+        return outcome
+
+    async def _recover(self) -> JobOutcome:
+        """Watch, decide and act until recovery of this job ends (or continues as new)."""
         if not self.state.prepared:
             await self._prepare()
         while True:
@@ -287,6 +302,8 @@ class JobRecoveryWorkflow:
                 last.reasons.append(reason)
                 return self._finish(Outcome.CANCELLED_BY_USER, reason)
             last.reasons.append(f"not requeued: the attempt was already {result.ended_state}")
+            if workflow.patched(PATCH_RECORDS_MATCH_SLURM):
+                self._supersede(last)
             return None
         reason = f"not requeued: {result.refused}"
         last.reasons.append(reason)
@@ -316,6 +333,8 @@ class JobRecoveryWorkflow:
 
     async def _continue_as_new(self) -> JobOutcome:
         await workflow.wait_condition(workflow.all_handlers_finished)
+        if self._writer is not None and not self._writer.done():
+            self._writer.cancel()  # state.unwritten goes along; the next run writes it
         workflow.continue_as_new(replace(self.job, state=self.state))
 
     # ---- steps: each one activity (or none) --------------------------------------------------
@@ -577,6 +596,7 @@ class JobRecoveryWorkflow:
         workflow.upsert_search_attributes(updates)
         self._show()
         event = records.decision_event(
+            supersedes=self.state.superseded,
             workflow_id=workflow.info().workflow_id,
             cluster=self.job.cluster,
             job_id=self.job.job_id,
@@ -590,18 +610,83 @@ class JobRecoveryWorkflow:
             partition=self.job.partition,
             max_requeues=self._max_requeues(),
         )
+        self.state.superseded = []  # travel with this event from here on
+        self._last_event_id = event.event_id
         try:
-            await self._activity(
-                ActivityName.RECORD_DECISION,
-                event,
-                RecordResult,
-                start_to_close=options.RECORD_START_TO_CLOSE,
-                retry=options.RECORD_RETRY,
-            )
+            await self._write_record(event)
         except ActivityError as error:
-            self._note(
-                f"decision not written to the database (kept in history): {error.cause or error}"
+            if not workflow.patched(PATCH_RECORDS_MATCH_SLURM):
+                self._note(
+                    "decision not written to the database (kept in history): "
+                    f"{error.cause or error}"
+                )
+                return
+            self._note(f"decision not written to the database yet: {error.cause or error}")
+            self._keep_unwritten(event)
+
+    async def _write_record(self, event: DecisionEvent) -> None:
+        await self._activity(
+            ActivityName.RECORD_DECISION,
+            event,
+            RecordResult,
+            start_to_close=options.RECORD_START_TO_CLOSE,
+            retry=options.RECORD_RETRY,
+        )
+
+    def _keep_unwritten(self, event: DecisionEvent) -> None:
+        """Keep a decision the database refused, to write it once it answers again."""
+        kept, dropped = records.keep_unwritten(self.state.unwritten, event)
+        self.state.unwritten = kept
+        if dropped:
+            self._note(f"{dropped} unwritten decision(s) dropped: more than the state keeps")
+        self._write_later()
+
+    def _write_later(self) -> None:
+        if self._writer is None or self._writer.done():
+            self._writer = asyncio.create_task(self._write_unwritten())
+
+    async def _write_unwritten(self) -> None:
+        """Write the kept decisions, oldest first, backing off while the database refuses."""
+        for delay in records.unwritten_retry_delays():
+            await workflow.sleep(delay)
+            while self.state.unwritten:
+                event = self.state.unwritten[0]
+                try:
+                    await self._write_record(event)
+                except ActivityError:
+                    break
+                # By id: a decision kept or superseded meanwhile stays in the list.
+                self.state.unwritten = [
+                    e for e in self.state.unwritten if e.event_id != event.event_id
+                ]
+            if not self.state.unwritten:
+                self._note("decisions written to the database after it refused them")
+                return
+
+    async def _write_before_end(self) -> None:
+        """Recovery is over: give the database a while to take what it refused."""
+        if not self.state.unwritten:
+            return
+        self.phase = "writing decisions the database refused"
+        self._show()
+        self._write_later()
+        try:
+            await workflow.wait_condition(
+                lambda: not self.state.unwritten, timeout=options.RECORD_WRITE_BEFORE_END
             )
+        except TimeoutError:
+            self._note(
+                f"{len(self.state.unwritten)} decision(s) never written to the database "
+                "(kept in history)"
+            )
+
+    def _supersede(self, record: AttemptRecord) -> None:
+        """The requeue decided for `record` never ran (the attempt ended first): it was not
+        acted on, and the database must not count it (the next decision recorded says so)."""
+        record.acted = False
+        self.state.unwritten, kept = records.unacted(self.state.unwritten, self._last_event_id)
+        if not kept:
+            self.state.superseded = [*self.state.superseded, self._last_event_id]
 
     async def _requeue(self, observation: Observation, decision: Decision) -> RequeueResult:
         """Requeue until Slurm confirms it; a step that keeps failing is raised, never dropped."""
@@ -864,6 +949,7 @@ __all__ = [
     "PATCH_CATEGORY_ATTRIBUTES",
     "PATCH_NOTIFY",
     "PATCH_POLICY_V2",
+    "PATCH_RECORDS_MATCH_SLURM",
     "PATCH_STRAGGLER_CONTINUES_AS_NEW",
     "JobRecoveryWorkflow",
     "workflow_id",

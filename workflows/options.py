@@ -41,6 +41,11 @@ RECORD_RETRY = RetryPolicy(
     maximum_attempts=3,
     non_retryable_error_types=NON_RETRYABLE,
 )
+# A decision the database refused is retried in the background, backing off from the first
+# delay to the longest; when recovery ends, the workflow waits this long for it before closing.
+RECORD_LATER_FIRST_DELAY = timedelta(seconds=10)
+RECORD_LATER_MAX_DELAY = timedelta(minutes=2)
+RECORD_WRITE_BEFORE_END = timedelta(minutes=30)
 
 # Notifications go out after the action, never before it: a few quick tries, then given up
 # (a dead endpoint costs at most NOTIFY_SCHEDULE_TO_CLOSE, and only after recovery acted).

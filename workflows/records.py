@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import replace
+from datetime import timedelta
 
 from models.recovery import (
     Action,
@@ -15,6 +16,7 @@ from models.recovery import (
     RecoveryState,
 )
 from models.slurm import JobState
+from workflows import options
 from workflows.policy import counts_as_failure, exit_text
 
 # Decisions that change nothing in Slurm: recorded the same whether ajr acts or not.
@@ -99,6 +101,7 @@ def decision_history(
 
 def decision_event(
     *,
+    supersedes: Sequence[str] = (),
     workflow_id: str,
     cluster: str,
     job_id: int,
@@ -139,7 +142,43 @@ def decision_event(
         partition=partition,
         max_requeues=max_requeues,
         category=observation.category,
+        supersedes=list(supersedes),
     )
+
+
+# Decisions kept for the database at most: the state travels through every continue-as-new.
+UNWRITTEN_CAP = 20
+
+
+def keep_unwritten(
+    unwritten: Sequence[DecisionEvent], event: DecisionEvent
+) -> tuple[list[DecisionEvent], int]:
+    """`unwritten` with `event` added (once), and how many of the oldest were dropped for it."""
+    kept = [e for e in unwritten if e.event_id != event.event_id] + [event]
+    dropped = max(0, len(kept) - UNWRITTEN_CAP)
+    return kept[dropped:], dropped
+
+
+def unwritten_retry_delays() -> Iterator[timedelta]:
+    """When to try the database again: doubling from the first delay up to the longest."""
+    delay = options.RECORD_LATER_FIRST_DELAY
+    while True:
+        yield delay
+        delay = min(delay * 2, options.RECORD_LATER_MAX_DELAY)
+
+
+def unacted(unwritten: Sequence[DecisionEvent], event_id: str) -> tuple[list[DecisionEvent], bool]:
+    """`unwritten` with the decision `event_id` marked not acted on, and whether it was there
+    (then it is written as not acted; otherwise the database row is changed later)."""
+    found = False
+    marked: list[DecisionEvent] = []
+    for event in unwritten:
+        if event.event_id == event_id:
+            found = True
+            record = replace(event.record, acted=False) if event.record else None
+            event = replace(event, acted=False, record=record)
+        marked.append(event)
+    return marked, found
 
 
 def _timeline(record: AttemptRecord) -> AttemptRecord:

@@ -15,7 +15,7 @@ from activities.database.tables import (
     DecisionRecord,
     JobEfficiencyRecord,
 )
-from activities.records import RecordActivities
+from activities.records import SUPERSEDED_REASON, RecordActivities
 from models.categories import Category
 from models.recovery import Action, AttemptRecord, DecisionEvent, Observed, Outcome
 
@@ -133,3 +133,30 @@ def test_attempts_saves_and_kpis_upserted_once_each(db_url: str) -> None:
     assert (kpi.recomputed_s, kpi.detection_s, kpi.shutdown_s) == pytest.approx((50, 2, 3))
     assert (kpi.requeue_s, kpi.restart_s) == pytest.approx((15, 10))
     assert kpi.efficiency_pct == pytest.approx(100 * 820 / 900)
+
+
+def test_a_decision_that_never_ran_is_marked_not_acted(db_url: str) -> None:
+    """The requeue decided on a crash never ran (the attempt ended first); the decision made on
+    its exit says so: one acted requeue in the table for the one requeue Slurm did."""
+    engine = make_engine(db_url)
+    records = RecordActivities(engine)
+    crash = replace(event(0), job_id=8, event_id="ajr-t-8/0/1/CRASH/requeue/1")
+    exited = replace(
+        crash,
+        event_id="ajr-t-8/0/1/EXITED/requeue/1",
+        observed=Observed.EXITED,
+        supersedes=[crash.event_id],
+    )
+    assert records.record_decision(crash).written
+    assert records.record_decision(exited).written
+    assert not records.record_decision(exited).written  # a retry changes nothing more
+
+    with Session(engine) as session:
+        rows = {
+            r.event_id: r
+            for r in session.exec(select(DecisionRecord).where(DecisionRecord.job_id == 8)).all()
+        }
+    assert {(r.observed, r.acted) for r in rows.values()} == {("CRASH", False), ("EXITED", True)}
+    crash_reasons = rows[crash.event_id].reasons_list()
+    assert crash_reasons[0] == "attempt 0: CRASH"
+    assert crash_reasons.count(SUPERSEDED_REASON) == 1

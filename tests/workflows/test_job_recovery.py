@@ -23,6 +23,7 @@ from devstack import find_executable
 from models.errors import ErrorType
 from models.notifications import Notice, NoticeKind, NotifyResult
 from models.recovery import (
+    Action,
     CancelRequest,
     CancelResult,
     DecisionEvent,
@@ -99,6 +100,8 @@ class Stubs:
     suspect_queries: list[SuspectQuery] = field(default_factory=list)
     notices: list[Notice] = field(default_factory=list)
     notify_fails: bool = False  # a dead endpoint: every try fails
+    record_failures: int = 0  # database errors before record_decision writes again
+    record_tries: int = 0
 
     def activities(self) -> list[Callable[..., object]]:
         stubs = self
@@ -143,6 +146,12 @@ class Stubs:
 
         @activity.defn(name="record_decision")
         async def record_decision(event: DecisionEvent) -> RecordResult:
+            stubs.record_tries += 1
+            if stubs.record_failures > 0:
+                stubs.record_failures -= 1
+                raise ApplicationError(
+                    "database or disk is full", type=ErrorType.DATABASE_UNAVAILABLE.value
+                )
             stubs.records.append(event)
             return RecordResult(written=True)
 
@@ -655,3 +664,65 @@ async def test_a_dead_endpoint_never_stops_recovery(time_skipping_env: WorkflowE
         status = await handle.query(JobRecoveryWorkflow.status)
     assert outcome.outcome is Outcome.COMPLETED and len(stubs.requeues) == 1
     assert any("notification requeued not sent" in w for w in status.warnings)
+
+
+async def test_a_requeue_that_never_ran_is_recorded_as_not_acted(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    """The crash is decided (recorded acted) but the attempt ends before requeue_job runs: the
+    records count the one requeue Slurm does, not two (chaos: temporal-restart, worker-kill)."""
+    stubs = Stubs(
+        lambda r: (
+            (crash(0) if not r.ignore else exited(0))
+            if r.attempt == 0
+            else exited(1, "COMPLETED", 0)
+        )
+    )
+    stubs.requeue_ended = ("FAILED", 0)  # the attempt exited by itself meanwhile
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.COMPLETED
+    assert [(r.attempt, r.live) for r in stubs.requeues] == [(0, True), (0, False)]
+    first, second = stubs.records[0], stubs.records[1]
+    assert (first.observed, first.action, first.acted) == (Observed.CRASH, Action.REQUEUE, True)
+    assert (second.observed, second.action, second.acted) == (Observed.EXITED, Action.REQUEUE, True)
+    assert second.supersedes == [first.event_id]  # the database marks the first not acted
+    assert not any(r.supersedes for r in stubs.records[2:])
+
+
+async def test_decisions_the_database_refused_are_written_later(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    """Disk full: the decision is not written when made (recovery does not wait for it), and is
+    written, once, when the database takes writes again; the same before the workflow ends."""
+    stubs = Stubs(by_attempt(crash(0), exited(1, "COMPLETED", 0)))
+    stubs.record_failures = 3 + 3 * 2  # the decision's own tries, then two background rounds
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.COMPLETED
+    assert [r.attempt for r in stubs.requeues] == [0]  # acted without waiting on the database
+    written = [(r.attempt, r.observed, r.action, r.acted) for r in stubs.records]
+    assert sorted(written) == [
+        (0, Observed.CRASH, Action.REQUEUE, True),
+        (1, Observed.EXITED, Action.COMPLETE, False),  # passive: nothing to act on
+    ]
+    assert len({r.event_id for r in stubs.records}) == len(stubs.records)  # each once
+
+
+async def test_an_unwritten_decision_that_never_ran_is_written_as_not_acted(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    stubs = Stubs(
+        lambda r: (
+            (crash(0) if not r.ignore else exited(0))
+            if r.attempt == 0
+            else exited(1, "COMPLETED", 0)
+        )
+    )
+    stubs.requeue_ended = ("FAILED", 0)
+    stubs.record_failures = 3  # the crash decision is refused, the later ones are not
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.COMPLETED
+    acted_requeues = [r for r in stubs.records if r.action is Action.REQUEUE and r.acted]
+    assert [(r.attempt, r.observed) for r in acted_requeues] == [(0, Observed.EXITED)]
+    crash_record = next(r for r in stubs.records if r.observed is Observed.CRASH)
+    assert not crash_record.acted and crash_record.record is not None
+    assert not crash_record.record.acted

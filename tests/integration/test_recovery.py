@@ -65,6 +65,31 @@ async def test_seed_verification_sequence(start_ajr, slurm_cluster, workdir, mys
         await ajr.save_histories("seed", job_id)
 
 
+async def test_decision_the_database_refused_is_written_when_it_answers(
+    start_ajr, slurm_cluster, workdir, mysql_url
+) -> None:
+    """The decision table gone (a failing database): the requeue is not held up, and the
+    decision is written, once, when the database answers again (the workflow keeps it)."""
+    engine = make_engine(mysql_url)
+    with engine.begin() as connection:
+        connection.exec_driver_sql("RENAME TABLE decision_records TO decision_records_away")
+    async with start_ajr(mysql_url) as ajr:
+        job_id = ajr.submit(seed_script(), name="ajr-database-refused")
+        await ajr.wait_for_job(job_id, lambda j: j.restart_count == 1, 60, "requeued")
+        status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+        assert any("not written to the database yet" in w for w in status.warnings), status
+        with engine.begin() as connection:
+            connection.exec_driver_sql("RENAME TABLE decision_records_away TO decision_records")
+        outcome = await ajr.outcome(job_id, timeout=90)
+        assert outcome.outcome is Outcome.MAX_REQUEUES
+    with Session(engine) as session:
+        rows = session.exec(select(DecisionRecord).where(DecisionRecord.job_id == job_id)).all()
+    assert sorted((r.attempt, r.action, r.acted) for r in rows) == [
+        (0, "requeue", True),
+        (1, "cancel", True),
+    ]
+
+
 async def test_hang_is_requeued_within_hang_timeout(
     start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:

@@ -31,7 +31,7 @@ from models.recovery import RecoveryConfig
 from worker.checklog import run_check_log
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-SPLITS = ("tune", "heldout", "fresh")
+SPLITS = ("tune", "heldout", "fresh", "heldout3")
 CLASSES = (
     "GPU", "NODE", "NETWORK", "STORAGE", "APPLICATION", "SCHEDULER", "UNKNOWN",
     "HANG", "STRAGGLER", "NONE",

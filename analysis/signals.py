@@ -387,7 +387,8 @@ _COLLECTIVE_TIMEOUT = re.compile(
     r"Watchdog caught collective operation timeout|Timed out waiting \d+ ?ms for \w+ operation"
     r"|watchdog got stuck|Heartbeat monitor timed out"
     r"|collective operation timeout|monitoredBarrier.{0,80}(?:timed out|Timeout)"
-    r"|[Bb]arrier (?:timed out|timeout)|Rank \d+ failed to pass monitoredBarrier"
+    r"|[Bb]arrier (?:timed out|timeout)|Ranks? [\d, ]+failed to pass monitoredBarrier"
+    r"|Timed out initializing process group in store based barrier"
     r"|DistStoreError: .*(?:[Tt]imed? ?out|Timeout)|Socket Timeout|wait timeout after \d+"
     r"|Timed out after \d+ seconds waiting for clients|RendezvousTimeoutError"
     r"|timed out in (?:allreduce|allgather|broadcast|reduce|barrier|all_reduce|all_gather)"
@@ -771,6 +772,11 @@ _NETWORK_MESSAGE = re.compile(
     r"|Broken pipe|Network is unreachable|No route to host|Name or service not known"
     r"|Temporary failure in name resolution"
 )
+# An exception that reports another process died (a Ray actor or worker, a peer process): the
+# raiser is a victim; the dead process's own log has the cause.
+_PEER_DIED = re.compile(
+    r"(?:actor|worker|process) died unexpectedly|(?:ActorDied|RayActor|WorkerCrashed)Error"
+)
 _NETWORKISH = frozenset(
     {"DistNetworkError", "DistStoreError", "ConnectionError", "ConnectionResetError",
      "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "TimeoutError",
@@ -791,6 +797,9 @@ def exception_signal(
         return Signal("worker_failed", UNKNOWN, "torch elastic: a worker process failed", line,
                       True, nodes, rank, victim=True, detail=exc_type)  # fmt: skip
     summary = f"Python exception {exc_type}" + (f": {message[:200]}" if message else "")
+    if _PEER_DIED.search(exc_type) or _PEER_DIED.search(message):
+        return Signal("peer_died", UNKNOWN, summary, line, False, nodes, rank, True,
+                      victim=True, detail=exc_type)  # fmt: skip
     inner = _detect(message, line, rank, names) if message else None
     if inner is not None and inner.name != "python_exception":
         # RuntimeError: CUDA error: ..., DistBackendError: NCCL error ..., OSError: [Errno 5] ...

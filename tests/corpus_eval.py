@@ -8,8 +8,8 @@ reporter says the job hung without saying how long is taken as silent for an hou
 replay harness keeps such a job alive and quiet; every other log ends with its job).
 
     python -m tests.corpus_eval tune --misses     # per-class table and every miss (tuning set)
-    python -m tests.corpus_eval heldout           # per-class table only
-    python -m tests.corpus_eval fresh             # the second held-out set, drawn later
+    python -m tests.corpus_eval fresh --misses    # heldout/ and fresh/: tuning data since heldout3/
+    python -m tests.corpus_eval heldout3          # the held-out set: per-class table only
 
 The held-out sets are for measuring, never for writing rules: the CLI refuses to list their
 misses.
@@ -31,7 +31,10 @@ from models.recovery import RecoveryConfig
 from worker.checklog import run_check_log
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-SPLITS = ("tune", "heldout", "fresh")
+SPLITS = ("tune", "heldout", "fresh", "heldout3")
+# heldout/ and fresh/ were held out until the third held-out set was drawn; since then their misses
+# were studied to write rules, so they are tuning data and only heldout3/ is held out.
+HELDOUT = ("heldout3",)
 CLASSES = (
     "GPU", "NODE", "NETWORK", "STORAGE", "APPLICATION", "SCHEDULER", "UNKNOWN",
     "HANG", "STRAGGLER", "NONE",
@@ -206,7 +209,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("split", choices=SPLITS)
     parser.add_argument("--misses", action="store_true", help="list every miss (tuning set)")
     args = parser.parse_args(argv)
-    if args.misses and args.split != "tune":
+    if args.misses and args.split in HELDOUT:
         print("the held-out set is for measuring: its misses are not listed", file=sys.stderr)
         return 2
     scored = score_split(args.split)

@@ -2,8 +2,9 @@
 
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
-LABELLING.md and split by source into a tuning set (rules were written against it) and held-out
-sets (measured, never used to write rules). tests/corpus_eval.py scores them; the README shows
+LABELLING.md and split by source into tuning sets (rules were written against them: tune/, and
+heldout/ and fresh/ since heldout3/ was drawn) and a held-out set (heldout3/: measured, never used
+to write rules). tests/corpus_eval.py scores them; the README shows
 the tables. The floors below are the figures measured when they were last changed: a rule
 change that loses ground fails here, and so does one that silently changes the corpus.
 """
@@ -60,7 +61,7 @@ def test_every_label_is_valid_and_no_source_is_in_two_sets() -> None:
 
 
 def test_the_corpus_is_large_varied_and_mostly_public() -> None:
-    everything = {**labels("tune"), **labels("heldout"), **labels("fresh")}
+    everything = {**labels("tune"), **labels("heldout"), **labels("fresh"), **labels("heldout3")}
     public = [lab for lab in everything.values() if lab["source"].startswith("http")]
     assert len(public) >= 200
     groups = {lab.get("group") or lab["source"].split()[0] for lab in public}
@@ -73,7 +74,9 @@ def test_the_corpus_is_large_varied_and_mostly_public() -> None:
         assert classes[cls] >= 10, cls
     assert classes["STRAGGLER"] >= 10
     assert classes["NONE"] >= 40
-    assert (len(labels("heldout")) + len(labels("fresh"))) * 3 >= len(everything)
+    # the two former held-out sets and the current one: a third of the corpus was drawn held out
+    held = len(labels("heldout")) + len(labels("fresh")) + len(labels("heldout3"))
+    assert held * 3 >= len(everything)
 
 
 def test_tuning_set() -> None:
@@ -91,25 +94,34 @@ def test_tuning_set() -> None:
     assert m.false_alarms == 1
 
 
-def test_heldout_set_meets_its_measured_floor() -> None:
-    """Measured, never tuned on (see the README for how often it was measured)."""
+def test_former_heldout_set_meets_its_floor() -> None:
+    """Held out until heldout3/ was drawn; since then tuning data (its misses were studied)."""
     m = metrics(score_split("heldout"))
-    assert m.anomaly.value >= 0.85  # 87 of 102
+    assert m.anomaly.value >= 0.86  # 88 of 102
     assert m.attribution.value >= 0.85  # 51 of 60
-    assert m.requeue.value >= 0.84  # 65 of 77
+    assert m.requeue.value >= 0.85  # 66 of 77
     assert m.false_alarms <= 1
 
 
-def test_fresh_set_meets_its_measured_floor() -> None:
-    """The second held-out set, measured once, after the rules were final."""
+def test_former_fresh_set_meets_its_floor() -> None:
+    """The second former held-out set, tuning data since heldout3/ was drawn."""
     m = metrics(score_split("fresh"))
-    assert m.anomaly.value >= 0.80  # 73 of 91
-    assert m.attribution.value >= 0.68  # 26 of 38
-    assert m.requeue.value >= 0.65  # 40 of 61
+    assert m.anomaly.value >= 0.81  # 74 of 91
+    assert m.attribution.value >= 0.76  # 29 of 38
+    assert m.requeue.value >= 0.72  # 44 of 61
     assert m.false_alarms == 0
 
 
-@pytest.mark.parametrize("split", ["tune", "heldout", "fresh"])
+def test_heldout3_set_meets_its_measured_floor() -> None:
+    """The held-out set: labelled and committed before the rules it measures, measured once."""
+    m = metrics(score_split("heldout3"))
+    assert m.anomaly.value >= 0.87  # 36 of 41
+    assert m.attribution.value >= 0.79  # 23 of 29
+    assert m.requeue.value >= 0.87  # 27 of 31
+    assert m.false_alarms <= 1  # 1 of 10
+
+
+@pytest.mark.parametrize("split", ["tune", "heldout", "fresh", "heldout3"])
 def test_every_anomaly_has_a_verdict_and_an_attribution(split: str) -> None:
     """`check-log --json` never answers `requeue: null` or `attribution: null` for an anomaly."""
     for name in labels(split):

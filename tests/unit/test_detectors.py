@@ -60,6 +60,13 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/unbound_buffer.cc:136] Timed out waiting 1800000ms for send operation to complete", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
     ("[rank1]:[E ProcessGroupNCCL.cpp:1316] [PG 0 Rank 1] Heartbeat monitor timed out! Process will be terminated after dumping debug info.", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
     ("torch.distributed.DistStoreError: Timed out after 901 seconds waiting for clients. 1/2 clients joined.", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    # a barrier timeout wrapped in the exception that ends the process: still a hang, the rank is a victim
+    ("RuntimeError: [Rank 0]: Ranks 6 failed to pass monitoredBarrier in 180000000000 ms", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    ("RuntimeError: [Rank 0]: Ranks 1, 3 failed to pass monitoredBarrier in 30000 ms", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    ("RuntimeError: Timed out initializing process group in store based barrier on rank: 4330, for key: store_based_barrier_key:522 (world_size=2048, worker_count=2047, timeout=0:30:00)", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    # an exception that reports another process died: a victim, the cause is in the dead process's log
+    ("ray.exceptions.ActorDiedError: The actor died unexpectedly before finishing this task.", "peer_died", "UNKNOWN", False, (), True, False, True, False),
+    ("ray.exceptions.RayActorError: The actor died unexpectedly before finishing this task.", "peer_died", "UNKNOWN", False, (), True, False, True, False),
     # network transports
     ("node2:1234:5678 [3] NCCL WARN NET/IB : Got completion from peer 10.0.0.7<53612> with error 12, opcode 0, len 0, vendor err 129 (Recv)", "nccl_ib_completion_error", "NETWORK", False, ("node2",), True, False, False, False),
     ("torch.distributed.DistBackendError: NCCL error in: ../ProcessGroupNCCL.cpp:1691, unhandled system error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "transport_error", "NETWORK", False, (), True, False, False, False),

@@ -53,7 +53,14 @@ INCOMING = CORPUS / "incoming"
 # "fresh" is a second held-out set, drawn from a later batch (`--heldout-name fresh`) and
 # measured once, after the rules were final: the first held-out set was measured while they
 # were still being written.
-SPLITS = {"tune": CORPUS / "tune", "heldout": CORPUS / "heldout", "fresh": CORPUS / "fresh"}
+# "heldout3" is the third held-out set, drawn (and labelled without running the engine) after
+# heldout/ and fresh/ had been used to write rules: from then on those two are tuning data.
+SPLITS = {
+    "tune": CORPUS / "tune",
+    "heldout": CORPUS / "heldout",
+    "fresh": CORPUS / "fresh",
+    "heldout3": CORPUS / "heldout3",
+}
 SOURCES_MD = CORPUS / "SOURCES.md"
 
 ANOMALIES = ("CRASH", "HANG", "STRAGGLER", "NONE")
@@ -335,7 +342,7 @@ def write_sources(all_labels: dict[str, dict]) -> None:
     lines += [
         "",
         f"Groups: tune {n_groups['tune']}, heldout {n_groups['heldout']}, "
-        f"fresh {n_groups['fresh']}, total {len(rows)}.",
+        f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)
@@ -349,7 +356,7 @@ def print_table(all_labels: dict[str, dict]) -> None:
     classes = [k for k in TABLE_ORDER if any(c[s][k] for s in c)]
     classes += sorted({k for s in c for k in c[s]} - set(classes))
     w = max(len(k) for k in [*classes, "class", "groups"]) + 2
-    names = [name for name in SPLITS if name in c and (name != "fresh" or c[name])]
+    names = [name for name in SPLITS if name in c and (name in ("tune", "heldout") or c[name])]
     print(f"{'class':<{w}}" + "".join(f"{n:>9}" for n in names) + f"{'total':>7}")
     for k in classes:
         row = [c[n][k] for n in names]
@@ -367,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--heldout-name",
         default="heldout",
-        choices=("heldout", "fresh"),
+        choices=("heldout", "fresh", "heldout3"),
         help="where new groups' held-out share goes (fresh: a second held-out set)",
     )
     args = ap.parse_args(argv)

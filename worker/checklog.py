@@ -13,7 +13,7 @@ from typing import Any
 
 from activities.logs.checklog import CheckReport, Detected, check_log
 from models.categories import Category
-from models.recovery import Action, Decision, Observation, Observed, RecoveryConfig
+from models.recovery import Action, Decision, LogCursor, Observation, Observed, RecoveryConfig
 from models.slurm import JobState
 from workflows.policy import first_attempt_decision
 
@@ -40,6 +40,10 @@ def observation_of(found: Detected, *, ended: bool) -> Observation:
         detail=found.summary,
         category=Category(found.category) if found.category else None,
         requeue_warranted=found.requeue,
+        cursor=LogCursor(
+            training_done_at=1.0 if found.training_done else 0.0,
+            in_job_restarter=found.in_job_restarter,
+        ),
     )
 
 

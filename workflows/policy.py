@@ -224,6 +224,7 @@ def first_attempt_decision(observation: Observation, config: RecoveryConfig) -> 
         config=config,
         max_requeues=effective_max_requeues(config, None),
         history=(),
+        v2=True,  # the rules a job enrolled today is decided by
     )
 
 

@@ -79,6 +79,10 @@ class Detected:
     culprit_nodes: tuple[str, ...]
     culprit_ranks: tuple[int, ...]
     evidence: tuple[str, ...]
+    # What the watcher's cursor holds at that moment, for the policy's verdict (done means
+    # done; an in-job restarter restarts a crash in place).
+    training_done: bool = False
+    in_job_restarter: bool = False
 
 
 @dataclass(frozen=True)
@@ -492,6 +496,7 @@ class _Replay:
         evidence = found.evidence
         if found.kind is Observed.HANG and gap_lines is not None:
             evidence = (f"silent from line {gap_lines[0]} to line {gap_lines[1]}", *evidence)
+        milestones = self.engine.milestones()
         self.report.findings.append(
             Detected(
                 kind=found.kind.value,
@@ -502,6 +507,8 @@ class _Replay:
                 culprit_nodes=found.culprit_nodes,
                 culprit_ranks=ranks,
                 evidence=evidence[:_MAX_EVIDENCE],
+                training_done=milestones.training_done_at is not None,
+                in_job_restarter=milestones.in_job_restarter,
             )
         )
 
@@ -554,6 +561,7 @@ class _Replay:
         cause = self.engine.last_attribution
         if found is None or cause is None:
             return
+        milestones = self.engine.milestones()
         self.report.findings.append(
             Detected(
                 kind=Observed.CRASH.value,
@@ -566,6 +574,8 @@ class _Replay:
                     self.engine.signals, cause.root, cause.culprit_nodes, self.engine.rank_nodes
                 ),
                 evidence=found.evidence[:_MAX_EVIDENCE],
+                training_done=milestones.training_done_at is not None,
+                in_job_restarter=milestones.in_job_restarter,
             )
         )
 

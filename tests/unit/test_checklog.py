@@ -288,3 +288,25 @@ def test_an_excerpts_cut_is_no_silence(tmp_path: Path) -> None:
     (tmp_path / "uncut").mkdir()
     silent = check_log(write(tmp_path / "uncut", [*megatron(iterations=6), *later])).to_json()
     assert silent["anomaly"] == "HANG"  # the same two hours without the cut: a hang
+
+
+def test_the_verdict_is_todays_policy_a_failure_after_the_last_iteration_is_not_requeued(
+    tmp_path: Path,
+) -> None:
+    """check-log's verdict is what a job enrolled today gets (policy v2): done means done."""
+    from models.recovery import RecoveryConfig
+    from worker.checklog import run_check_log
+
+    t = START + 200
+    lines = [
+        *megatron(),
+        f"1: {stamp(t)} iteration       13/      13 | elapsed time per iteration (ms): 10000.0 |",
+        f"0: {stamp(t + 5)} [after training is done] datetime: 2024-07-30 14:25:09",
+        "0: Traceback (most recent call last):",
+        "0: RuntimeError: NCCL communicator was aborted on rank 0 during destroy_process_group",
+    ]
+    report, verdict = run_check_log(write(tmp_path, lines), RecoveryConfig())
+    assert report.anomaly is not None and report.anomaly.kind == "CRASH"
+    assert verdict is not None and verdict.requeue is False
+    # Still running in teardown: cancelled to free its nodes, never requeued.
+    assert verdict.action == "cancel" and "training" in " ".join(verdict.reasons)

@@ -614,7 +614,11 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
         time.sleep(5.0)  # a late second requeue or a stray kill would show by now
         check(stack, trial)
         if stack.worker is None or stack.worker.poll() is not None:
-            trial.violate("worker_died", f"the worker exited by itself: {stack.root}/worker-*.log")
+            log = stack.root / f"worker-{stack.workers_started}.log"
+            tail = log.read_text(errors="replace").splitlines()[-12:] if log.exists() else []
+            trial.violate("worker_died", f"the worker exited by itself: {log}")
+            # The stack's directory goes at the end of the run: keep why the worker ended.
+            trial.notes.append(f"trial {trial.index} worker log tail: " + " | ".join(tail)[-3000:])
         trial.environment = environment_failure(stack, log_offset)
     finally:
         stack.cancel(ids)

@@ -75,7 +75,7 @@ from activities.database.engine import make_engine
 from activities.slurm.parse import ParseError, jobs_from_squeue_json
 from devstack import SlurmCluster
 from devstack.slurm import program
-from devstack.temporal import TemporalServer
+from devstack.temporal import TemporalServer, find_executable
 from models.slurm import JobState, SlurmJob
 
 FAULTS = (
@@ -206,6 +206,29 @@ class Stack:
             cwd=ROOT,
         )
         log.close()
+
+    def watching(self, job_id: int) -> bool:
+        """The job's workflow runs with its watch pending: ajr has enrolled it and reads it."""
+        try:
+            out = subprocess.run(
+                [
+                    find_executable("temporal"),
+                    "workflow",
+                    "describe",
+                    "--workflow-id",
+                    f"ajr-{self.cluster_name}-{job_id}",
+                    "--address",
+                    self.temporal.address,
+                    "--output",
+                    "json",
+                ],
+                capture_output=True,
+                text=True,
+                timeout=30,
+            )
+        except subprocess.TimeoutExpired:
+            return False
+        return out.returncode == 0 and '"watch_attempt"' in out.stdout
 
     def kill_worker(self) -> None:
         if self.worker is not None and self.worker.poll() is None:
@@ -583,8 +606,12 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
         if not running:
             trial.violate("setup", "the trial's jobs did not start within 60 s")
             return trial
-        # Both workflows watching: ajr has discovered the jobs and read a few lines.
-        time.sleep(4.0 + rng.uniform(0.0, 2.0))
+        # Both workflows watching (a worker starting on a loaded host may take a while): a
+        # crash before ajr enrolled the job is not what a trial measures.
+        if not wait_for(lambda: all(stack.watching(j) for j in ids[:2]), ENROL_TIMEOUT_S, 1.0):
+            trial.violate("setup", f"the trial's jobs were not watched within {ENROL_TIMEOUT_S} s")
+            return trial
+        time.sleep(2.0 + rng.uniform(0.0, 2.0))  # a few lines read
         # Watched from Slurm from the crash on, also while the fault lasts (a thread: the
         # injection sleeps through its fault).
         stop = threading.Event()
@@ -625,6 +652,9 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
         wait_for(lambda: all(j.state.is_ended for j in stack.jobs(ids).values()), 60, every=0.5)
     return trial
 
+
+# A trial starts once ajr watches both jobs (a worker just started on a loaded host is slow).
+ENROL_TIMEOUT_S = 120.0
 
 # How long the check waits for ajr's records to match Slurm's restart count (the workflow writes
 # a refused decision again after 10, 20, 40, 80, 120 s, ...).

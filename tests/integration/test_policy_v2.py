@@ -293,3 +293,58 @@ async def test_preempted_job_is_requeued_without_charge(
         ]
         assert (await ajr.job(job_id)).restart_count == 2
         await ajr.save_histories("v2-preempted", job_id)
+
+
+NETWORK_STEP = """#!/bin/bash
+# Attempt k: the rank k prints NCCL's IB completion error from its own node and exits 1 (srun -K
+# ends the other rank); attempt 2 trains on. Two network failures on two nodes of one switch.
+attempt=${SLURM_RESTART_COUNT:-0}
+echo "rank $SLURM_PROCID on $SLURMD_NODENAME, attempt $attempt"
+sleep 1
+if [ "$attempt" -ge 2 ]; then echo "training resumed"; exit 0; fi
+if [ "$SLURM_PROCID" = "$attempt" ]; then
+  echo "$SLURMD_NODENAME:4711:4790 [0] NCCL WARN NET/IB : Got completion from peer \\
+10.0.0.7<53612> with error 12, opcode 0, len 0, vendor err 129 (Recv)"
+  exit 1
+fi
+sleep 30
+"""
+
+
+async def test_switch_excluded_after_network_failures_on_two_of_its_nodes(
+    start_ajr, slurm_cluster, workdir, sqlite_url
+):
+    """A 2-node job on switch s0 (node[1-2], the session's topology/tree) fails twice with NCCL
+    IB errors, from node1 then node2: the next attempt excludes the whole switch and runs on
+    s1; the decision says why."""
+    step = workdir / "network_step.sh"
+    step.write_text(NETWORK_STEP)
+    script = f"""#!/bin/bash
+#SBATCH -t 00:05:00 -N 2
+#SBATCH --comment='{{"APS": {{"max_requeue_times": 3}}}}'
+DATETIME=`date +'date_%y-%m-%d_time_%H-%M-%S'`
+srun -l -u -K --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
+"""
+    async with start_ajr(sqlite_url) as ajr:
+        job_id = ajr.submit(script, name="netdomain")
+        outcome = await ajr.outcome(job_id, timeout=90)
+        assert outcome.outcome is Outcome.COMPLETED, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.category, r.action) for r in records] == [
+            (0, "NETWORK", "requeue"),
+            (1, "NETWORK", "requeue"),
+            (2, None, "complete"),
+        ]
+        # topology/tree packs a 2-node job onto one leaf: s0, both failed attempts
+        assert records[0].nodes == records[1].nodes == ["node1", "node2"], records
+        assert records[0].excluded_nodes == []  # once is no pattern (a NCCL error names no culprit)
+        reason = (
+            "excluded switch s0 (node1,node2): 2 network failures on different nodes of it "
+            "(node1,node2, attempts 0,1)"
+        )
+        assert reason in records[1].reasons, records[1].reasons
+        assert records[1].excluded_nodes == ["node1", "node2"]
+        shown = ajr.scontrol("-o", "show", "job", str(job_id))
+        assert "ExcNodeList=node[1-2] " in shown, shown
+        assert sorted(records[2].nodes) == ["node3", "node4"]
+        await ajr.save_histories("v2-failure-domain", job_id)

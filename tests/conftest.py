@@ -56,7 +56,8 @@ TEST_PARTITION = "gpu"
 TEST_NODES = 4
 # More job slots than this host's cores (config_overrides): many small jobs run at once.
 TEST_CPUS_PER_NODE = 8
-# Two leaf switches (TopologyPlugin=topology/tree): the failure-domain rule's real topology.
+# Two leaf switches (TopologyPlugin=topology/tree): the failure-domain rule's own small cluster
+# (tests/integration/test_policy_v2.py); the session cluster has no topology.
 TEST_SWITCHES = {"s0": "node[1-2]", "s1": "node[3-4]"}
 
 
@@ -217,7 +218,6 @@ def slurm_cluster() -> Iterator[SlurmFixture]:
         slurmctld_port=TEST_SLURMCTLD_PORT,
         slurmd_port=TEST_SLURMD_PORT,
         node_port_base=TEST_NODE_PORT_BASE,
-        switches=TEST_SWITCHES,
     )
     try:
         cluster.start(timeout=60)

@@ -251,6 +251,7 @@ class SlurmCluster:
         real_memory_mb: int = 2000,
         registry: ProcessRegistry | None = None,
         accounting: Accounting | None = None,
+        switches: Mapping[str, str] | None = None,
     ) -> None:
         if nodes < 1:
             raise ValueError("a cluster needs at least one node")
@@ -268,6 +269,9 @@ class SlurmCluster:
         self.log_dir = self.state_dir / "logs"
         self.run_dir = self.slurm_dir / "run"
         self.accounting = accounting
+        # {leaf switch: host list}: TopologyPlugin=topology/tree and a topology.conf beside
+        # slurm.conf, the leaves joined by one top switch. None: no topology.
+        self.switches = dict(switches) if switches else None
 
     # --- layout --------------------------------------------------------------------------------
 
@@ -319,20 +323,32 @@ class SlurmCluster:
             raise DevStackError(f"slurm.conf template missing: {TEMPLATE_PATH}: {exc}") from exc
         last_port = self.node_port_base + self.nodes - 1
         accounting = self.accounting.slurm_conf_lines() if self.accounting is not None else ""
-        return accounting + template.substitute(
-            cluster_name=self.cluster_name,
-            slurmctld_port=self.slurmctld_port,
-            slurmd_port=self.slurmd_port,
-            state_save_dir=self.slurm_dir / "state",
-            spool_dir=self.slurm_dir / "spool",
-            run_dir=self.run_dir,
-            log_dir=self.log_dir,
-            node_range=f"node[1-{self.nodes}]" if self.nodes > 1 else "node1",
-            port_range=f"{self.node_port_base}-{last_port}" if self.nodes > 1 else last_port,
-            cpus=self.cpus_per_node,
-            real_memory=self.real_memory_mb,
-            partition=self.partition,
+        return (
+            accounting
+            + template.substitute(
+                cluster_name=self.cluster_name,
+                slurmctld_port=self.slurmctld_port,
+                slurmd_port=self.slurmd_port,
+                state_save_dir=self.slurm_dir / "state",
+                spool_dir=self.slurm_dir / "spool",
+                run_dir=self.run_dir,
+                log_dir=self.log_dir,
+                node_range=f"node[1-{self.nodes}]" if self.nodes > 1 else "node1",
+                port_range=f"{self.node_port_base}-{last_port}" if self.nodes > 1 else last_port,
+                cpus=self.cpus_per_node,
+                real_memory=self.real_memory_mb,
+                partition=self.partition,
+            )
+            + ("TopologyPlugin=topology/tree\n" if self.switches else "")
         )
+
+    def render_topology(self) -> str:
+        """topology.conf: each leaf switch with its nodes, and one switch above them all."""
+        if not self.switches:
+            return ""
+        lines = [f"SwitchName={name} Nodes={nodes}" for name, nodes in self.switches.items()]
+        lines.append(f"SwitchName=top Switches={','.join(self.switches)}")
+        return "\n".join(lines) + "\n"
 
     def write_config(self) -> bool:
         """Write slurm.conf if it changed. Refuses to change it under running daemons."""
@@ -349,6 +365,11 @@ class SlurmCluster:
             directory.mkdir(parents=True, exist_ok=True)
         self.log_dir.mkdir(parents=True, exist_ok=True)
         self.conf.write_text(text)
+        topology = self.conf.parent / "topology.conf"
+        if self.switches:
+            topology.write_text(self.render_topology())
+        else:
+            topology.unlink(missing_ok=True)
         if self.accounting is not None:
             # slurmdbd reads slurmdbd.conf beside SLURM_CONF, and only if SlurmUser alone can.
             dbd_conf = self.conf.parent / "slurmdbd.conf"

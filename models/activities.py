@@ -20,3 +20,4 @@ class ActivityName(StrEnum):
     NOTIFY = "notify"
     QUARANTINE_NODE = "quarantine_node"
     WRITE_ROLLBACK = "write_rollback"
+    READ_FAILURE_DOMAINS = "read_failure_domains"

@@ -107,6 +107,10 @@ class RecoveryConfig:
     # within this many seconds of the load.
     checkpoint_rollback: bool = True
     rollback_window_s: float = 1800.0
+    # Failure domains (workflows/failure_domains.py): after network failures of the job on this
+    # many distinct nodes of one leaf switch (Slurm's topology), exclude the whole switch.
+    failure_domain_exclusion: bool = True
+    failure_domain_min_nodes: int = 2
     # The log engine's settings: the same object `ajr check-log` runs with.
     analysis: EngineSettings = field(default_factory=EngineSettings)
     # The engine's settings as releases before `analysis` wrote them, in the configs of jobs they

@@ -56,6 +56,9 @@ TEST_PARTITION = "gpu"
 TEST_NODES = 4
 # More job slots than this host's cores (config_overrides): many small jobs run at once.
 TEST_CPUS_PER_NODE = 8
+# Two leaf switches (TopologyPlugin=topology/tree): the failure-domain rule's own small cluster
+# (tests/integration/test_policy_v2.py); the session cluster has no topology.
+TEST_SWITCHES = {"s0": "node[1-2]", "s1": "node[3-4]"}
 
 
 def integration_unavailable(what: str, exc: BaseException) -> NoReturn:

@@ -167,6 +167,12 @@ class Settings(BaseSettings):
     # checkpoint -> the next attempt is told (ajr_rollback_<job>.json) to load the one before.
     checkpoint_rollback: bool = True
     rollback_window: float = Field(default=1800.0, gt=0)
+    # Failure domains: once network failures of a job implicated this many distinct nodes of
+    # one leaf switch (`scontrol show topology`, topology/tree), in two failures or more, its
+    # next attempt excludes the whole switch, if the job still fits. On: it only narrows that
+    # job's own placement (no drain), and is inert without a topology.
+    failure_domain_exclusion: Literal["off", "on"] = "on"
+    failure_domain_min_nodes: int = Field(default=2, ge=2)
     terminal_exit_codes: IntList = [93, 17]
     different_hardware_exit_codes: IntList = [16]
     checkpoint_patterns: StrList = list(DEFAULT_CHECKPOINT_PATTERNS)

@@ -28,6 +28,7 @@ from activities.slurm.client import SlurmClient
 from activities.slurm.control import SlurmControl
 from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmRunner
+from activities.topology import TopologyActivities
 from activities.watch import AnalyzerFactory, WatchActivities
 from analysis.engine import LogEngine
 from analysis.signatures import SignatureAnalyzer
@@ -66,6 +67,8 @@ def recovery_config(settings: Settings) -> RecoveryConfig:
         quarantine_holdoff_s=settings.node_quarantine_holdoff,
         checkpoint_rollback=settings.checkpoint_rollback,
         rollback_window_s=settings.rollback_window,
+        failure_domain_exclusion=settings.failure_domain_exclusion == "on",
+        failure_domain_min_nodes=settings.failure_domain_min_nodes,
         analysis=settings.engine_settings(),
     )
 
@@ -179,6 +182,7 @@ def build(
     # Quarantine always goes to slurmctld (node state is no seam of the job fakes).
     quarantine = QuarantineActivities(SlurmControl(runner), QuarantineLog(records_engine))
     rollback = RollbackActivities(SlurmControl(runner))
+    topology = TopologyActivities(SlurmControl(runner))
     worker = Worker(
         client,
         task_queue=settings.task_queue,
@@ -193,6 +197,7 @@ def build(
             notify.notify,
             quarantine.quarantine_node,
             rollback.write_rollback,
+            topology.read_failure_domains,
         ],
         # Threads are created on demand; only the database activity is synchronous.
         activity_executor=ThreadPoolExecutor(

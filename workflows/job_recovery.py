@@ -25,6 +25,7 @@ with workflow.unsafe.imports_passed_through():
     from models import search_attributes as sa
     from models.activities import ActivityName
     from models.errors import ErrorType
+    from models.failure_domains import FailureDomainsRequest, FailureDomainsResult
     from models.notifications import Notice, NoticeKind, NotifyResult
     from models.quarantine import QuarantineRequest, QuarantineResult
     from models.recovery import (
@@ -60,6 +61,7 @@ with workflow.unsafe.imports_passed_through():
     from models.slurm import is_valid_node_name
     from models.suspects import Suspect, SuspectQuery
     from workflows import budgets, exclusions, notices, options, records
+    from workflows import failure_domains as domain_rule
     from workflows import quarantine as quarantine_rule
     from workflows import rollback as rollback_rule
     from workflows.policy import (
@@ -93,6 +95,9 @@ PATCH_POLICY_V2 = "recovery-policy-v2"
 # (kept in the state, retried with back-off and before the workflow ends), and one recorded as
 # acted whose requeue never ran (the attempt ended first) is marked acted=false.
 PATCH_RECORDS_MATCH_SLURM = "decision-records-match-slurm"
+# A leaf switch excluded after repeated network failures on different nodes of it
+# (workflows/failure_domains.py): one `read_failure_domains` activity, only when it may apply.
+PATCH_FAILURE_DOMAINS = "failure-domain-exclusion"
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
@@ -418,15 +423,62 @@ class JobRecoveryWorkflow:
 
     async def _decide(self, observation: Observation) -> Decision:
         self._suspects_seen = await self._suspects(observation)
-        return decide(
+        history = records.decision_history(self.state.attempts, observation)
+        decision = decide(
             observation,
             config=self.job.config,
             max_requeues=self._max_requeues(),
-            history=records.decision_history(self.state.attempts, observation),
+            history=history,
             operator_exclusions=self.state.operator_excluded,
             suspects=self._suspects_seen,
             v2=workflow.patched(PATCH_POLICY_V2),
             in_job_restarter=self.job.in_job_restarter == "nvrx",
+        )
+        return await self._failure_domains(observation, decision, history)
+
+    async def _failure_domains(
+        self, observation: Observation, decision: Decision, history: list[AttemptRecord]
+    ) -> Decision:
+        """A requeue after repeated network failures on different nodes of one leaf switch
+        excludes the whole switch, if the job still fits (policy v2; workflows/failure_domains.py).
+        The topology is read only when the rule may apply: no command otherwise."""
+        config = self.job.config
+        if decision.action is not Action.REQUEUE or not config.failure_domain_exclusion:
+            return decision
+        failures = domain_rule.network_failures(history, observation)
+        if not domain_rule.may_apply(
+            failures, observation, config.failure_domain_min_nodes
+        ) or not workflow.patched(PATCH_FAILURE_DOMAINS):
+            return decision
+        try:
+            domains = await self._activity(
+                ActivityName.READ_FAILURE_DOMAINS,
+                FailureDomainsRequest(cluster=self.job.cluster, job_id=self.job.job_id),
+                FailureDomainsResult,
+                start_to_close=options.RECORD_START_TO_CLOSE,
+                retry=options.RECORD_RETRY,
+            )
+        except ActivityError as error:
+            self._note(f"failure domains unknown (topology): {error.cause or error}")
+            return decision
+        if not domains.switches:
+            return decision  # no topology configured: the rule is inert
+        plan = domain_rule.plan(
+            failures,
+            domains.switches,
+            min_nodes=config.failure_domain_min_nodes,
+            partition=domains.partition,
+            partition_nodes=domains.partition_nodes,
+            needed=domains.needed,
+            excluded=[*domains.excluded, *decision.exclude_nodes],
+        )
+        if not plan.reasons:
+            return decision
+        *before, last = decision.reasons
+        return replace(
+            decision,
+            exclude_nodes=sorted({*decision.exclude_nodes, *plan.exclude}),
+            reasons=[*before, *plan.reasons, last],
         )
 
     async def _rollback(self, observation: Observation) -> None:
@@ -947,6 +999,7 @@ class JobRecoveryWorkflow:
 
 __all__ = [
     "PATCH_CATEGORY_ATTRIBUTES",
+    "PATCH_FAILURE_DOMAINS",
     "PATCH_NOTIFY",
     "PATCH_POLICY_V2",
     "PATCH_RECORDS_MATCH_SLURM",

@@ -7,6 +7,7 @@ from activities.slurm.parse import (
     compress_nodes,
     job_paths_from_scontrol,
     jobs_from_squeue_json,
+    leaf_switches_from_scontrol,
     node_states_from_sinfo,
 )
 from activities.slurm.runner import CommandResult, SlurmError, SlurmRunner
@@ -137,3 +138,11 @@ class SlurmControl:
         """{node: state} for every node of the partition."""
         result = await self.runner.run("sinfo", "-h", "-N", "-p", partition, "-o", "%N %T")
         return node_states_from_sinfo(result.stdout)
+
+    async def leaf_switches(self) -> dict[str, tuple[str, ...]]:
+        """{leaf switch: its nodes} from `scontrol show topology`; {} when none is configured."""
+        result = await self.runner.run("scontrol", "show", "topology", check=False)
+        if result.returncode != 0:
+            return {}
+        switches = leaf_switches_from_scontrol(result.stdout)
+        return {name: tuple(validate_node_names(list(nodes))) for name, nodes in switches.items()}

@@ -183,3 +183,25 @@ def node_states_from_sinfo(text: str) -> dict[str, str]:
         elif len(parts) == 1:
             states[parts[0]] = NODE_STATE_UNKNOWN
     return states
+
+
+def leaf_switches_from_scontrol(text: str) -> dict[str, tuple[str, ...]]:
+    """`scontrol show topology` (topology/tree) -> {leaf switch: its nodes}.
+
+    Lines read `SwitchName=s0 Level=0 LinkSpeed=1 Nodes=node[1-2]`; a leaf is a switch of
+    Level 0 (one without `Switches=` when no level is printed). Other lines (no topology
+    configured, another plugin's output) are no leaf: {} makes the failure-domain rule inert.
+    """
+    leaves: dict[str, tuple[str, ...]] = {}
+    for line in text.splitlines():
+        fields = parse_key_values(line)
+        name, nodes = fields.get("SwitchName", ""), fields.get("Nodes", "")
+        if not name or not nodes:
+            continue
+        level = fields.get("Level")
+        if level is not None and level != "0":
+            continue
+        if level is None and fields.get("Switches"):
+            continue
+        leaves[name] = expand_nodes(nodes)
+    return leaves

@@ -8,14 +8,20 @@ from __future__ import annotations
 
 import asyncio
 import json
+import shutil
 import subprocess
+import tempfile
 import time
+from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
+from devstack import SlurmCluster
 from models.recovery import Outcome
 from models.slurm import JobState
-from tests.integration.recovery_harness import seed_script
+from tests.conftest import PORT_OFFSET, TEST_CPUS_PER_NODE, TEST_SWITCHES
+from tests.integration.recovery_harness import AjrUnderTest, ajr_running, seed_script
 from workflows.job_recovery import JobRecoveryWorkflow
 
 pytestmark = pytest.mark.integration
@@ -33,6 +39,33 @@ def megatron(last: int, total: int) -> str:
     )
 
 
+async def watching_log_of_attempt_0(ajr: AjrUnderTest, job_id: int) -> None:
+    """Enrolled, and its watch has found attempt 0's log (its heartbeated cursor names it).
+
+    "Watching" alone is not enough before a requeue from outside: the watch of attempt 0 finds
+    its log within a second or so, and a requeue before that leaves attempt 0 with no log in
+    its record; the watch of attempt 1, started while the job is still COMPLETING with attempt
+    0's start time, then takes attempt 0's log (which never crashes) for attempt 1's, and the
+    job ends COMPLETED instead of being stopped by its requeue limit.
+    """
+    converter = ajr.client.data_converter
+    deadline = time.monotonic() + 45  # heartbeats reach the server every <= 16 s
+    while True:
+        try:
+            description = await ajr.handle(job_id).describe()
+            for pending in description.raw_description.pending_activities:
+                if pending.activity_type.name == "watch_attempt" and (
+                    pending.heartbeat_details.payloads
+                ):
+                    (cursor,) = await converter.decode(pending.heartbeat_details.payloads)
+                    if cursor.get("path"):
+                        return
+        except Exception:
+            pass  # not enrolled yet
+        assert time.monotonic() < deadline, "attempt 0's log not found by its watch"
+        await asyncio.sleep(0.3)
+
+
 async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir, sqlite_url):
     """max_requeue_times=1: Slurm requeues the job (as on preemption), then it crashes twice;
     the first crash still gets the job's one requeue, the second stops it."""
@@ -46,16 +79,7 @@ async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir
             name="preempted",
         )
         await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
-        deadline = time.monotonic() + 30
-        while True:  # enrolled and watching attempt 0 before Slurm requeues it
-            try:
-                status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
-                if status.phase.startswith("watching"):
-                    break
-            except Exception:
-                pass
-            assert time.monotonic() < deadline, "not enrolled"
-            await asyncio.sleep(0.3)
+        await watching_log_of_attempt_0(ajr, job_id)
         ajr.scontrol("requeue", str(job_id))  # what Slurm does to a preempted job
         # Slurm holds a requeued job back ~2 minutes (BeginTime): let it start at once.
         await ajr.wait_for_job(job_id, lambda j: j.state is JobState.PENDING, 30, "pending")
@@ -252,16 +276,7 @@ async def test_preempted_job_is_requeued_without_charge(
         running = await ajr.wait_for_job(
             job_id, lambda j: j.state is JobState.RUNNING, 30, "running"
         )
-        deadline = time.monotonic() + 30
-        while True:  # enrolled and watching attempt 0 before it is preempted
-            try:
-                status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
-                if status.phase.startswith("watching"):
-                    break
-            except Exception:
-                pass
-            assert time.monotonic() < deadline, "not enrolled"
-            await asyncio.sleep(0.3)
+        await watching_log_of_attempt_0(ajr, job_id)
         urgent = workdir / "urgent.sh"
         urgent.write_text("#!/bin/bash\nsleep 3\n")
         subprocess.run(
@@ -293,3 +308,84 @@ async def test_preempted_job_is_requeued_without_charge(
         ]
         assert (await ajr.job(job_id)).restart_count == 2
         await ajr.save_histories("v2-preempted", job_id)
+
+
+NETWORK_STEP = """#!/bin/bash
+# Attempt k: the rank k prints NCCL's IB completion error from its own node and exits 1 (srun -K
+# ends the other rank); attempt 2 trains on. Two network failures on two nodes of one switch.
+attempt=${SLURM_RESTART_COUNT:-0}
+echo "rank $SLURM_PROCID on $SLURMD_NODENAME, attempt $attempt"
+sleep 1
+if [ "$attempt" -ge 2 ]; then echo "training resumed"; exit 0; fi
+if [ "$SLURM_PROCID" = "$attempt" ]; then
+  echo "$SLURMD_NODENAME:4711:4790 [0] NCCL WARN NET/IB : Got completion from peer \\
+10.0.0.7<53612> with error 12, opcode 0, len 0, vendor err 129 (Recv)"
+  exit 1
+fi
+sleep 30
+"""
+
+
+@pytest.fixture(scope="module")
+def topology_cluster() -> Iterator[SlurmCluster]:
+    """A small cluster of its own with TopologyPlugin=topology/tree (switches s0 = node[1-2],
+    s1 = node[3-4]): on the session cluster topology/tree changed how a requeued job starts."""
+    state_dir = Path(tempfile.mkdtemp(prefix="ajr-test-topo-", dir=tempfile.gettempdir()))
+    state_dir.chmod(0o755)
+    cluster = SlurmCluster(
+        state_dir,
+        cluster_name="ajrtopo",
+        cpus_per_node=TEST_CPUS_PER_NODE,
+        slurmctld_port=26917 + 400 + PORT_OFFSET,
+        slurmd_port=26918 + 400 + PORT_OFFSET,
+        node_port_base=27101 + 400 + PORT_OFFSET,
+        switches=TEST_SWITCHES,
+    )
+    try:
+        cluster.start(timeout=60)
+        yield cluster
+    finally:
+        cluster.stop(stop_munge=False)
+        shutil.rmtree(state_dir, ignore_errors=True)
+
+
+async def test_switch_excluded_after_network_failures_on_two_of_its_nodes(
+    temporal_env, topology_cluster, workdir, sqlite_url
+):
+    """A 2-node job on switch s0 (node[1-2], the session's topology/tree) fails twice with NCCL
+    IB errors, from node1 then node2: the next attempt excludes the whole switch and runs on
+    s1; the decision says why."""
+    step = workdir / "network_step.sh"
+    step.write_text(NETWORK_STEP)
+    script = f"""#!/bin/bash
+#SBATCH -t 00:05:00 -N 2
+#SBATCH --comment='{{"APS": {{"max_requeue_times": 3}}}}'
+DATETIME=`date +'date_%y-%m-%d_time_%H-%M-%S'`
+srun -l -u -K --output="$(pwd)/%x_%j_$DATETIME.log" bash {step}
+"""
+    cluster = topology_cluster
+    async with ajr_running(
+        temporal_env, cluster.conf, cluster.subprocess_env(), workdir, sqlite_url
+    ) as ajr:
+        job_id = ajr.submit(script, name="netdomain")
+        outcome = await ajr.outcome(job_id, timeout=90)
+        assert outcome.outcome is Outcome.COMPLETED, outcome
+        records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+        assert [(r.attempt, r.category, r.action) for r in records] == [
+            (0, "NETWORK", "requeue"),
+            (1, "NETWORK", "requeue"),
+            (2, None, "complete"),
+        ]
+        # topology/tree packs a 2-node job onto one leaf: s0, both failed attempts
+        assert records[0].nodes == records[1].nodes == ["node1", "node2"], records
+        assert records[0].excluded_nodes == []  # once is no pattern (a NCCL error names no culprit)
+        reason = (
+            "excluded switch s0 (node1,node2): 2 network failures on different nodes of it "
+            "(node1,node2, attempts 0,1)"
+        )
+        assert reason in records[1].reasons, records[1].reasons
+        assert records[1].excluded_nodes == ["node1", "node2"]
+        shown = ajr.scontrol("-o", "show", "job", str(job_id))
+        assert "ExcNodeList=node[1-2] " in shown, shown
+        assert sorted(records[2].nodes) == ["node3", "node4"]
+        await ajr.save_histories("v2-failure-domain", job_id)

@@ -19,9 +19,11 @@ from activities.records import RecordActivities
 from activities.rollback import RollbackActivities
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
+from activities.topology import TopologyActivities
 from activities.watch import WatchActivities
 from analysis.signatures import SignatureAnalyzer
 from models.activities import ActivityName
+from models.failure_domains import FailureDomainsRequest, FailureDomainsResult
 from models.notifications import Notice, NotifyResult
 from models.quarantine import QuarantineRequest, QuarantineResult
 from models.recovery import (
@@ -54,6 +56,7 @@ CONTRACT: dict[ActivityName, tuple[type, type]] = {
     ActivityName.NOTIFY: (Notice, NotifyResult),
     ActivityName.QUARANTINE_NODE: (QuarantineRequest, QuarantineResult),
     ActivityName.WRITE_ROLLBACK: (RollbackRequest, RollbackResult),
+    ActivityName.READ_FAILURE_DOMAINS: (FailureDomainsRequest, FailureDomainsResult),
 }
 
 
@@ -73,6 +76,7 @@ def implementations() -> dict[str, activity._Definition]:
         NotifyActivities(make_engine("sqlite://")).notify,
         quarantine.quarantine_node,
         RollbackActivities(SlurmControl(SlurmRunner())).write_rollback,
+        TopologyActivities(SlurmControl(SlurmRunner())).read_failure_domains,
     ]
     definitions = [activity._Definition.must_from_callable(fn) for fn in functions]
     return {d.name: d for d in definitions if d.name}

@@ -58,6 +58,17 @@ def test_slurm_conf_has_the_single_host_layout(tmp_path: Path) -> None:
     }
 
 
+def test_topology_is_rendered_only_when_switches_are_given(tmp_path: Path) -> None:
+    plain = SlurmCluster(tmp_path)
+    assert "TopologyPlugin" not in plain.render_config() and plain.render_topology() == ""
+    tree = SlurmCluster(tmp_path, switches={"s0": "node[1-2]", "s1": "node[3-4]"})
+    assert _conf_lines(tree.render_config())["TopologyPlugin"] == "topology/tree"
+    assert tree.render_topology() == (
+        "SwitchName=s0 Nodes=node[1-2]\nSwitchName=s1 Nodes=node[3-4]\n"
+        "SwitchName=top Switches=s0,s1\n"
+    )
+
+
 def test_single_node_cluster_renders_without_ranges(tmp_path: Path) -> None:
     text = SlurmCluster(tmp_path, nodes=1, node_port_base=500).render_config()
     assert "NodeName=node1 " in text and "Port=500 " in text

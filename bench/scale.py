@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import math
 import os
@@ -42,6 +43,7 @@ from temporalio.client import Client
 from temporalio.service import RPCError
 
 from bench.chaos import Stack, stack_running
+from bench.simslurm.stack import SimStack, sim_stack_running
 from devstack.slurm import program
 from workflows.job_recovery import workflow_id
 
@@ -81,9 +83,25 @@ def rss_mb(pid: int) -> float:
     return 0.0
 
 
-def sdiag_rpcs(stack: Stack) -> dict[str, int]:
+AnyStack = Stack | SimStack
+
+
+def slurm_program(stack: AnyStack, name: str) -> str:
+    """The real command, or the simulated cluster's."""
+    return stack.program(name) if isinstance(stack, SimStack) else program(name)
+
+
+def slurm_env(stack: AnyStack) -> dict[str, str] | None:
+    return None if isinstance(stack, SimStack) else stack.slurm_env
+
+
+def sdiag_rpcs(stack: AnyStack) -> dict[str, int]:
     done = subprocess.run(
-        [program("sdiag")], env=stack.slurm_env, capture_output=True, text=True, timeout=30
+        [slurm_program(stack, "sdiag")],
+        env=slurm_env(stack),
+        capture_output=True,
+        text=True,
+        timeout=30,
     )
     section = done.stdout.split("Remote Procedure Call statistics by message type", 1)[-1]
     section = section.split("Remote Procedure Call statistics by user", 1)[0]
@@ -119,8 +137,12 @@ def submit(stack: Stack, workdir: Path, name: str, step: Path, trigger: Path | N
     return int(done.stdout.strip().split(";")[0])
 
 
-def states(stack: Stack) -> dict[int, tuple[str, int, str]]:
-    """{job: (state, restart count, reason)} for every job, in one light squeue call."""
+def states(stack: AnyStack) -> dict[int, tuple[str, int, str]]:
+    """{job: (state, restart count, reason)} for every job, in one light squeue call (or the
+    simulated controller's own view: no RPC counted)."""
+    if isinstance(stack, SimStack):
+        jobs = stack.control({"control": "jobs"})["jobs"]
+        return {int(k): (v["state"], int(v["restarts"]), "") for k, v in jobs.items()}
     done = subprocess.run(
         [
             program("squeue"),
@@ -159,7 +181,7 @@ async def history_lengths(client: Client, cluster: str, jobs: list[int]) -> dict
 
 
 async def wait_watched(
-    client: Client, stack: Stack, jobs: list[int], timeout: float
+    client: Client, stack: AnyStack, jobs: list[int], timeout: float
 ) -> tuple[bool, float]:
     started = time.monotonic()
     while time.monotonic() - started < timeout:
@@ -172,7 +194,9 @@ async def wait_watched(
     return False, time.monotonic() - started
 
 
-async def window(client: Client, stack: Stack, jobs: list[int], seconds: float) -> dict[str, Any]:
+async def window(
+    client: Client, stack: AnyStack, jobs: list[int], seconds: float
+) -> dict[str, Any]:
     assert stack.worker is not None
     worker_pid = stack.worker.pid
     temporal = stack.temporal.registry.alive("temporal")
@@ -196,6 +220,7 @@ async def window(client: Client, stack: Stack, jobs: list[int], seconds: float) 
     )
     h1 = await history_lengths(client, stack.cluster_name, jobs)
     per_job = [await squeue_one_job_s(stack, jobs[0]) for _ in range(3)]
+    single = [await scontrol_one_job_s(stack, jobs[0]) for _ in range(3)]
     elapsed = at1 - at0
     # REQUEST_STATS_INFO is this bench's own sdiag: not load.
     rpcs = {
@@ -215,6 +240,65 @@ async def window(client: Client, stack: Stack, jobs: list[int], seconds: float) 
         "history_events": events,
         "history_events_per_job_hour": round(events / len(jobs) / (elapsed / 3600), 2),
         "squeue_json_one_job_s": round(sorted(per_job)[1], 3),
+        "scontrol_one_job_s": round(sorted(single)[1], 3),
+    }
+
+
+class ChildSampler:
+    """Peak number of the worker's child processes by command name (squeue, scontrol, ...),
+    sampled every 0.25 s from /proc: the enrolment storm showed as hundreds of `squeue`."""
+
+    def __init__(self, pid: int) -> None:
+        self.pid = pid
+        self.peak: dict[str, int] = {}
+        self.task: asyncio.Task[None] | None = None
+
+    def start(self) -> ChildSampler:
+        self.task = asyncio.get_running_loop().create_task(self._run())
+        return self
+
+    def sample(self) -> dict[str, int]:
+        counts: dict[str, int] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                text = stat.read_text()
+            except OSError:
+                continue
+            comm = text[text.index("(") + 1 : text.rindex(")")]
+            ppid = int(text.rsplit(")", 1)[1].split()[1])
+            if ppid == self.pid:
+                counts[comm] = counts.get(comm, 0) + 1
+        return counts
+
+    async def _run(self) -> None:
+        while True:
+            for comm, count in (await asyncio.to_thread(self.sample)).items():
+                self.peak[comm] = max(self.peak.get(comm, 0), count)
+            await asyncio.sleep(0.25)
+
+    async def stop(self) -> dict[str, int]:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+        return self.peak
+
+
+async def enrolment(
+    stack: AnyStack, children: ChildSampler, rpcs_before: dict[str, int], since: float
+) -> dict[str, Any]:
+    """From submitting the new jobs to every one watched: how long, the worker's peak child
+    processes, and slurmctld's RPCs by type (full listings vs single-job reads)."""
+    rpcs_after = sdiag_rpcs(stack)
+    rpcs = {
+        k: rpcs_after.get(k, 0) - rpcs_before.get(k, 0)
+        for k in rpcs_after
+        if rpcs_after.get(k, 0) - rpcs_before.get(k, 0) and k != "REQUEST_STATS_INFO"
+    }
+    return {
+        "seconds": round(time.monotonic() - since, 1),
+        "peak_worker_children": await children.stop(),
+        "slurmctld_rpcs": rpcs,
     }
 
 
@@ -225,7 +309,7 @@ def percentile(values: list[float], p: float) -> float:
     return ordered[max(0, math.ceil(p / 100 * len(ordered)) - 1)]
 
 
-async def breakdown(client: Client, stack: Stack, crashers: list[Job]) -> dict[str, float]:
+async def breakdown(client: Client, stack: AnyStack, crashers: list[Job]) -> dict[str, float]:
     """Where the crash-to-held time goes, from each crasher's workflow history: detect (crash
     line -> watch_attempt completed), decide (-> requeue_job scheduled), dispatch (-> started),
     act (-> requeue_job completed)."""
@@ -272,13 +356,22 @@ def _utc_offset() -> float:
     return -time.timezone if time.localtime().tm_isdst == 0 else -time.altzone
 
 
-async def squeue_one_job_s(stack: Stack, job_id: int) -> float:
-    """Seconds one `squeue --json --jobs=<id>` takes (ajr's per-job look; 22.05 lists all)."""
+async def squeue_one_job_s(stack: AnyStack, job_id: int) -> float:
+    """Seconds one `squeue --json --jobs=<id>` takes (22.05 lists every job)."""
+    return await _timed(stack, "squeue", "--json", "--states=all", f"--jobs={job_id}")
+
+
+async def scontrol_one_job_s(stack: AnyStack, job_id: int) -> float:
+    """Seconds one `scontrol -o show job <id>` takes (ajr's per-job read)."""
+    return await _timed(stack, "scontrol", "-o", "show", "job", str(job_id))
+
+
+async def _timed(stack: AnyStack, name: str, *args: str) -> float:
     started = time.monotonic()
     await asyncio.to_thread(
         subprocess.run,
-        [program("squeue"), "--json", "--states=all", f"--jobs={job_id}"],
-        env=stack.slurm_env,
+        [slurm_program(stack, name), *args],
+        env=slurm_env(stack),
         capture_output=True,
         timeout=60,
         check=False,
@@ -375,9 +468,12 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         report["baseline"] = await window(client, stack, [j.job_id for j in jobs], args.window)
         print(json.dumps(report["baseline"]), file=sys.stderr)
         submitted_at = time.monotonic()
+        rpcs_before = sdiag_rpcs(stack)
+        children = ChildSampler(stack.worker.pid if stack.worker else 0).start()
         add(args.jobs - args.baseline, args.crashes)
         report["submit_seconds"] = round(time.monotonic() - submitted_at, 1)
         ok, took = await wait_watched(client, stack, [j.job_id for j in jobs], args.start_timeout)
+        report["enrolment"] = await enrolment(stack, children, rpcs_before, submitted_at)
         running = states(stack)
         report["at_scale_started"] = {
             "ok": ok,
@@ -395,14 +491,102 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         report["crash_under_load"] = await crashes(stack, workdir, crashers, rng)
         report["crash_under_load"]["breakdown_p50_s"] = await breakdown(client, stack, crashers)
         report["worker_alive"] = stack.worker is not None and stack.worker.poll() is None
-    report["targets"] = {
-        "worker_cpu_pct": 20,
-        "worker_rss_mb": 1024,
-        "slurmctld_rpc_ratio": 1.1,
-        "history_events_per_job_hour": 1,
-        "crash_to_held_p99_s": 1.0,
-    }
+    report["targets"] = TARGETS
     return report
+
+
+async def run_simulated(args: argparse.Namespace) -> dict[str, Any]:
+    """The same measures on the simulated cluster (bench/simslurm): jobs cost no host memory,
+    so N can be 1,000 on this machine; slurmctld's cost is counted (RPCs), not modelled."""
+    rng = random.Random(args.seed)
+    report: dict[str, Any] = {
+        "target_jobs": args.jobs,
+        "host_cpus": os.cpu_count(),
+        "cluster": "simulated (bench/simslurm)",
+    }
+    with sim_stack_running(
+        args.keep,
+        worker_overrides={"AJR_SLURM_POLL_INTERVAL": "2.0", "AJR_LOG_POLL_INTERVAL": "0.5"},
+    ) as stack:
+        client = await Client.connect(stack.temporal.address)
+        jobs: list[Job] = []
+
+        def add(count: int, name: str) -> None:
+            ids = stack.control({"control": "submit", "count": count, "name": name})["ids"]
+            jobs.extend(Job(int(job_id), None) for job_id in ids)
+
+        add(args.baseline, "scale-quiet")
+        ok, took = await wait_watched(client, stack, [j.job_id for j in jobs], args.start_timeout)
+        report["baseline_started"] = {"ok": ok, "seconds": round(took, 1)}
+        await asyncio.sleep(args.settle)
+        report["baseline"] = await window(client, stack, [j.job_id for j in jobs], args.window)
+        print(json.dumps(report["baseline"]), file=sys.stderr)
+        submitted_at = time.monotonic()
+        rpcs_before = sdiag_rpcs(stack)
+        children = ChildSampler(stack.worker.pid if stack.worker else 0).start()
+        add(args.jobs - args.baseline, "scale-quiet")
+        ok, took = await wait_watched(client, stack, [j.job_id for j in jobs], args.start_timeout)
+        report["enrolment"] = await enrolment(stack, children, rpcs_before, submitted_at)
+        report["at_scale_started"] = {"ok": ok, "seconds": round(took, 1), "running": len(jobs)}
+        print(json.dumps(report["enrolment"]), file=sys.stderr)
+        await asyncio.sleep(args.settle)
+        report["at_scale"] = await window(client, stack, [j.job_id for j in jobs], args.window)
+        print(json.dumps(report["at_scale"]), file=sys.stderr)
+        base, scale = report["baseline"], report["at_scale"]
+        report["slurmctld_rpc_ratio"] = round(
+            scale["slurmctld_rpm"] / max(base["slurmctld_rpm"], 0.1), 2
+        )
+        crashers = rng.sample(jobs[args.baseline :], args.crashes)
+        report["crash_under_load"] = await sim_crashes(stack, crashers, rng)
+        report["crash_under_load"]["breakdown_p50_s"] = await breakdown(client, stack, crashers)
+        report["worker_alive"] = stack.worker is not None and stack.worker.poll() is None
+    report["targets"] = TARGETS
+    return report
+
+
+async def sim_crashes(stack: SimStack, crashers: list[Job], rng: random.Random) -> dict[str, Any]:
+    """Crash lines at random moments over 20 s; crash line -> requeuehold received by the
+    simulated controller (restart count 1), and -> released, from the controller's own clock."""
+    schedule = sorted((rng.uniform(0, 20), job.job_id) for job in crashers)
+    by_id = {job.job_id: job for job in crashers}
+    began = time.monotonic()
+    for at, job_id in schedule:
+        await asyncio.sleep(max(0.0, at - (time.monotonic() - began)))
+        by_id[job_id].crash_written_at = stack.control({"control": "crash", "job_id": job_id})["at"]
+    deadline = time.monotonic() + 120
+    seen: dict[str, Any] = {}
+    while time.monotonic() < deadline:
+        seen = stack.control({"control": "jobs"})["jobs"]
+        if all(seen[str(job.job_id)]["released_at"] for job in crashers):
+            break
+        await asyncio.sleep(1.0)
+    held, released = [], []
+    for job in crashers:
+        view = seen[str(job.job_id)]
+        if view["requeued_at"]:
+            held.append(view["requeued_at"][0] - view["crashed_at"])
+            job.held_at = view["requeued_at"][0]
+        if view["released_at"]:
+            released.append(view["released_at"][0] - view["crashed_at"])
+    return {
+        "crashes": len(crashers),
+        "timed": len(held),
+        "not_requeued": [job.job_id for job in crashers if job.held_at is None],
+        "crash_to_held_p50_s": round(percentile(held, 50), 2),
+        "crash_to_held_p99_s": round(percentile(held, 99), 2),
+        "crash_to_held_max_s": round(max(held), 2) if held else None,
+        "crash_to_released_p50_s": round(percentile(released, 50), 2),
+        "crash_to_released_p99_s": round(percentile(released, 99), 2),
+    }
+
+
+TARGETS = {
+    "worker_cpu_pct": 20,
+    "worker_rss_mb": 1024,
+    "slurmctld_rpc_ratio": 1.1,
+    "history_events_per_job_hour": 1,
+    "crash_to_held_p99_s": 1.0,
+}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -417,12 +601,17 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", action="store_true")
     parser.add_argument("--json", action="store_true")
     parser.add_argument("--quick", action="store_true", help="CI: 20 jobs, 10 s windows, 3 crashes")
+    parser.add_argument(
+        "--simulated",
+        action="store_true",
+        help="the simulated cluster (bench/simslurm) behind the same Slurm commands",
+    )
     args = parser.parse_args(argv)
     if args.quick:
         args.jobs, args.baseline, args.crashes, args.window, args.settle = 20, 10, 3, 10.0, 3.0
     if args.jobs < args.baseline + args.crashes:
         parser.error("--jobs must be at least --baseline + --crashes")
-    report = asyncio.run(run(args))
+    report = asyncio.run(run_simulated(args) if args.simulated else run(args))
     print(json.dumps(report, indent=None if args.json else 2))
     return 0
 

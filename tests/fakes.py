@@ -24,7 +24,9 @@ HELD_BY_REQUEUE = "job_requeued_in_held_state"
 class NoSlurmRunner(SlurmRunner):
     """A runner that refuses to run anything: a fake that forgot a method fails loudly."""
 
-    async def run(self, program: str, *args: str, check: bool = True) -> CommandResult:
+    async def run(
+        self, program: str, *args: str, check: bool = True, bounded: bool = True
+    ) -> CommandResult:
         raise AssertionError(f"a unit test tried to run {program} {' '.join(args)}")
 
 

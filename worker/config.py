@@ -92,6 +92,9 @@ class Settings(BaseSettings):
     slurm_conf: Path | None = None
     slurm_bin_dir: Path | None = None
     slurm_command_timeout: float = Field(default=30.0, gt=0)
+    # At most this many Slurm commands of the worker's activities run at once (the rest wait
+    # their turn, up to the command timeout); the shared poller's `squeue` is not counted.
+    slurm_max_concurrent_commands: int = Field(default=8, ge=1, le=256)
 
     # Polling (seconds)
     slurm_poll_interval: float = Field(default=2.0, gt=0, le=60)

@@ -130,6 +130,7 @@ def slurm_runner(settings: Settings) -> SlurmRunner:
         env=settings.slurm_env(),
         bin_dir=settings.slurm_bin_dir,
         timeout=settings.slurm_command_timeout,
+        max_concurrent=settings.slurm_max_concurrent_commands,
     )
 
 

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from activities.slurm.parse import (
+    AmbiguousAnswer,
     ParseError,
     compress_nodes,
+    job_from_scontrol,
     job_paths_from_scontrol,
     jobs_from_squeue_json,
     leaf_switches_from_scontrol,
@@ -30,12 +32,33 @@ class SlurmControl:
         self.runner = runner
 
     async def show_job(self, job_id: int) -> SlurmJob | None:
-        """The job as slurmctld knows it now, or None when a good answer does not list it.
+        """The job as slurmctld knows it now, or None when slurmctld says "Invalid job id".
 
-        None is not proof that the job is gone (see `job_known`). A degraded answer (slurmctld
-        did not reply, garbage) raises SlurmError: it is never read as "no such job".
+        One `scontrol -o show job <id>` (REQUEST_JOB_INFO_SINGLE: slurmctld's work for one job,
+        however many it holds). None is not proof that the job is gone (see `job_known`). A
+        degraded answer (slurmctld did not reply, garbage) raises SlurmError: it is never read
+        as "no such job". A line whose fields cannot be told apart (a job name or comment that
+        holds ` UserId=...`) is read from squeue's JSON instead, which lists every job.
         """
-        # Slurm 22.05's `squeue --json` ignores --jobs and lists every job: filter here.
+        result = await self.runner.run("scontrol", "-o", "show", "job", str(job_id), check=False)
+        if result.returncode != 0:
+            if "Invalid job id" in result.stderr:
+                return None
+            raise SlurmError(
+                f"scontrol show job {job_id} failed ({result.returncode}): "
+                f"{result.stderr.strip() or result.stdout.strip()[:200]}",
+                unavailable=True,
+                stderr=result.stderr,
+            )
+        try:
+            return job_from_scontrol(result.stdout, job_id)
+        except AmbiguousAnswer:
+            return await self._show_job_listed(job_id)
+        except ParseError as exc:
+            raise SlurmError(f"scontrol show job {job_id}: {exc}", unavailable=True) from exc
+
+    async def _show_job_listed(self, job_id: int) -> SlurmJob | None:
+        """The job from `squeue --json` (Slurm 22.05 ignores --jobs there and lists all)."""
         result = await self.runner.run(
             "squeue", "--json", "--states=all", f"--jobs={job_id}", check=False
         )

@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import logging
 import re
+import time
 from collections.abc import Iterable, Mapping
 from typing import Any
 
@@ -165,6 +166,113 @@ def parse_key_values(line: str) -> dict[str, str]:
         end = matches[index + 1].start() if index + 1 < len(matches) else len(text)
         fields[match.group(1)] = text[match.end() : end].strip()
     return fields
+
+
+# What `job_from_scontrol` reads. Each is printed once by Slurm; the same ` Key=` again (in a
+# job name or comment its owner wrote) makes the line ambiguous and is never guessed through.
+_SCONTROL_READ = (
+    "JobId",
+    "JobName",
+    "UserId",
+    "GroupId",
+    "Priority",
+    "JobState",
+    "Reason",
+    "Requeue",
+    "Restarts",
+    "ExitCode",
+    "SubmitTime",
+    "StartTime",
+    "EndTime",
+    "Partition",
+    "ExcNodeList",
+    "NodeList",
+    "NumNodes",
+    "NumTasks",
+    "WorkDir",
+    "Comment",
+    "StdOut",
+)
+_OWNER = re.compile(r"^(.*)\((\d+)\)$")
+_TIMESTAMP = "%Y-%m-%dT%H:%M:%S"
+
+
+class AmbiguousAnswer(ParseError):
+    """`scontrol -o` printed a line whose fields cannot be told apart (a value holds ` Key=`)."""
+
+
+def _owner(value: str) -> tuple[str, int]:
+    """`alice(1000)` -> ("alice", 1000)."""
+    match = _OWNER.match(value)
+    if not match:
+        raise ParseError(f"unreadable owner {value[:100]!r}")
+    return match.group(1), int(match.group(2))
+
+
+def _local_time(value: str) -> float:
+    """scontrol's `2025-01-31T10:00:00` (the client's local time); Unknown/None/N/A -> 0."""
+    try:
+        return time.mktime(time.strptime(value, _TIMESTAMP))
+    except (ValueError, OverflowError):
+        return 0.0
+
+
+def _first_int(value: str, default: int = 0) -> int:
+    """`2`, `2-2` (NumNodes of a pending job), `N/A` -> 2, 2, default."""
+    match = re.match(r"\d+", value)
+    return int(match.group(0)) if match else default
+
+
+def job_from_scontrol(text: str, job_id: int) -> SlurmJob | None:
+    """Job `job_id` from `scontrol -o show job <id>` (one line a job), or None if not listed.
+
+    Raises AmbiguousAnswer when a field ajr reads appears twice on the job's line (a job's
+    owner can put ` UserId=0(0)` in its name or comment): the caller asks squeue's JSON then.
+    """
+    prefix = f"JobId={job_id} "
+    lines = [line.strip() for line in text.splitlines() if line.strip().startswith(prefix)]
+    if not lines:
+        return None
+    line = lines[0]
+    for key in _SCONTROL_READ:
+        if len(re.findall(rf"(?:^|\s){re.escape(key)}=", line)) > 1:
+            raise AmbiguousAnswer(f"job {job_id}: {key}= appears more than once")
+    fields = parse_key_values(line)
+    keys = list(fields)
+    # JobName is free text: Slurm prints UserId right after it, so anything between the two
+    # (a ` Word=` in the name) makes the name unreadable.
+    if "JobName" in fields and keys[keys.index("JobName") + 1 :][:1] != ["UserId"]:
+        raise AmbiguousAnswer(f"job {job_id}: JobName is not followed by UserId")
+    if fields.get("JobId") != str(job_id) or "JobState" not in fields:
+        raise ParseError(f"job {job_id}: no JobId/JobState in scontrol's line")
+    user_name, user_id = _owner(fields.get("UserId", "(0)"))
+    _group_name, group_id = _owner(fields.get("GroupId", "(0)"))
+    code, _, signal = fields.get("ExitCode", "0:0").partition(":")
+    state, _flags = _state(fields["JobState"])
+    return SlurmJob(
+        job_id=job_id,
+        name=fields.get("JobName", ""),
+        state=state,
+        state_reason=fields.get("Reason", ""),
+        restart_count=_first_int(fields.get("Restarts", "0")),
+        user_id=user_id,
+        user_name=user_name,
+        group_id=group_id,
+        partition=fields.get("Partition", ""),
+        comment=fields.get("Comment", ""),
+        nodes=expand_nodes(fields.get("NodeList")),
+        node_count=_first_int(fields.get("NumNodes", "0")),
+        tasks=_first_int(fields.get("NumTasks", "0")),
+        excluded_nodes=expand_nodes(fields.get("ExcNodeList")),
+        requeue=fields.get("Requeue", "1") != "0",
+        priority=_first_int(fields.get("Priority", "1"), default=1),
+        exit_status=ExitStatus(code=_first_int(code), signal=_first_int(signal)),
+        work_dir=fields.get("WorkDir", ""),
+        stdout_path=fields.get("StdOut", ""),
+        submit_time=_local_time(fields.get("SubmitTime", "")),
+        start_time=_local_time(fields.get("StartTime", "")),
+        end_time=_local_time(fields.get("EndTime", "")),
+    )
 
 
 def job_paths_from_scontrol(text: str) -> tuple[str, str]:

@@ -61,7 +61,8 @@ class ClusterPoller:
         self.polls += 1
         previous = self._snapshot
         try:
-            result = await self._runner.run("squeue", "--json", "--states=all")
+            # One at a time by construction: not queued behind the activities' commands.
+            result = await self._runner.run("squeue", "--json", "--states=all", bounded=False)
             jobs = {job.job_id: job for job in jobs_from_squeue_json(result.stdout)}
             snapshot = ClusterSnapshot(previous.sequence + 1, time.time(), jobs)
             telemetry.slurm_answered()

@@ -21,7 +21,7 @@ def test_subprocess_cannot_run_squeue() -> None:
 
 
 async def test_ajrs_own_slurm_client_cannot_reach_slurmctld() -> None:
-    with pytest.raises(AssertionError, match="tried to run squeue"):
+    with pytest.raises(AssertionError, match="tried to run scontrol"):
         await SlurmControl(SlurmRunner()).show_job(1)
     with pytest.raises(AssertionError, match="tried to run sinfo"):
         await asyncio.create_subprocess_exec("sinfo")

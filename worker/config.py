@@ -60,6 +60,9 @@ class Settings(BaseSettings):
     temporal_tls_server_name: str = ""
     # Temporal Cloud / a server with API-key auth: sent as a bearer token (implies TLS).
     temporal_api_key: SecretStr | None = None
+    # At start the Temporal frontend may be restarting too (a deploy, a host reboot): keep
+    # trying to connect this long, backing off, before the worker exits (code 2).
+    temporal_connect_timeout: float = Field(default=300.0, ge=0)
 
     # Observability: Prometheus endpoint (0: off), OTLP/HTTP export of traces and metrics
     # (e.g. http://otel-collector:4318; empty: off), and the log line format.

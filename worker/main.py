@@ -13,8 +13,9 @@ from datetime import timedelta
 
 from temporalio.client import Client, Interceptor
 from temporalio.runtime import Runtime as TemporalRuntime
-from temporalio.service import TLSConfig
+from temporalio.service import RPCError, TLSConfig
 from temporalio.worker import Worker
+from tenacity import AsyncRetrying, retry_if_exception_type, stop_after_delay, wait_exponential
 
 from activities.actions import SlurmActions
 from activities.database import migrate
@@ -116,6 +117,31 @@ async def connect(
         interceptors=interceptors,
         runtime=runtime,
     )
+
+
+async def connect_patiently(
+    settings: Settings,
+    interceptors: Sequence[Interceptor] = (),
+    runtime: TemporalRuntime | None = None,
+) -> Client:
+    """`connect`, retried with back-off for `temporal_connect_timeout` seconds: a worker that
+    starts while Temporal restarts waits for it instead of exiting into a restart loop."""
+    retrying = AsyncRetrying(
+        stop=stop_after_delay(settings.temporal_connect_timeout),
+        wait=wait_exponential(multiplier=0.5, max=15),
+        retry=retry_if_exception_type((RuntimeError, RPCError)),
+        before_sleep=lambda state: log.warning(
+            "Temporal at %s not reachable (try %d): %s",
+            settings.temporal_address,
+            state.attempt_number,
+            state.outcome.exception() if state.outcome else "",
+        ),
+        reraise=True,
+    )
+    async for attempt in retrying:
+        with attempt:
+            return await connect(settings, interceptors, runtime)
+    raise AssertionError("unreachable: tenacity re-raises the last error")
 
 
 def with_ajr_payloads(client: Client) -> Client:
@@ -258,7 +284,9 @@ async def serve(
     """`ajr worker`: run until SIGTERM or SIGINT (`slurm`, `workflows`: see `build`)."""
     observability = telemetry.setup(settings)
     try:
-        client = await connect(settings, observability.interceptors, observability.runtime)
+        client = await connect_patiently(
+            settings, observability.interceptors, observability.runtime
+        )
     except Exception as exc:
         log.error("cannot connect to Temporal at %s: %s", settings.temporal_address, exc)
         observability.shutdown()

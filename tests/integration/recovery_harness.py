@@ -170,6 +170,20 @@ async def ajr_running(
         under_test.cancel_all()
 
 
+REPO = Path(__file__).resolve().parents[2]
+WORKER_ENTRY = "tests.integration.worker_entry"
+# A worker run as another OS user: the system's interpreter (the venv's may sit under root's home).
+SYSTEM_PYTHON = Path(shutil.which("python3.11", path="/usr/bin:/bin") or "/usr/bin/python3.11")
+
+
+def import_path() -> list[Path]:
+    """The directories such a worker imports from (its PYTHONPATH; `-m` adds the cwd, REPO).
+
+    Python lists each of them to find a module in it: search (x) rights alone are not enough.
+    """
+    return [REPO, Path(sysconfig.get_paths()["purelib"])]
+
+
 def worker_process(
     settings: Settings,
     log_path: Path,
@@ -181,8 +195,8 @@ def worker_process(
     """An ajr worker in its own process, configured only through AJR_* variables, with the test
     seams of tests/integration/worker_entry.py (a pause after requeuehold, a workflow variant).
 
-    With `user`, the process runs as that OS user (no supplementary groups), on the system's
-    Python 3.11 with this venv's packages: the venv's own interpreter may sit under root's home.
+    With `user`, the process runs as that OS user (no supplementary groups), on SYSTEM_PYTHON
+    with `import_path()`: that user must be able to list those directories.
     """
     env = {**os.environ}
     for key, value in settings.model_dump().items():
@@ -193,20 +207,19 @@ def worker_process(
         env[f"AJR_{key.upper()}"] = json.dumps(value) if isinstance(value, list) else str(value)
     env["AJR_TEST_PAUSE_AFTER_HOLD"] = str(pause_after_hold)
     env["AJR_TEST_WORKFLOW"] = workflow
-    repo = Path(__file__).resolve().parents[2]
     python = sys.executable
     if user is not None:
-        python = shutil.which("python3.11", path="/usr/bin:/bin") or "/usr/bin/python3.11"
-        env["PYTHONPATH"] = os.pathsep.join([str(repo), sysconfig.get_paths()["purelib"]])
+        python = str(SYSTEM_PYTHON)
+        env["PYTHONPATH"] = os.pathsep.join(map(str, import_path()))
         env["HOME"] = str(settings.state_dir)
         env.pop("VIRTUAL_ENV", None)
     with log_path.open("ab") as log:
         return subprocess.Popen(
-            [python, "-m", "tests.integration.worker_entry"],
+            [python, "-m", WORKER_ENTRY],
             env=env,
             stdout=log,
             stderr=subprocess.STDOUT,
-            cwd=repo,
+            cwd=REPO,
             user=user.pw_uid if user else None,
             group=user.pw_gid if user else None,
             extra_groups=[] if user else None,

@@ -12,8 +12,6 @@ import os
 import pwd
 import shutil
 import subprocess
-import sys
-import sysconfig
 import tempfile
 import uuid
 from collections.abc import Iterator
@@ -26,11 +24,15 @@ from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
 from devstack import SlurmCluster
 from devstack.slurm import Accounting
-from models.recovery import Outcome
+from models.recovery import JobOutcome, Outcome
 from models.slurm import JobState
 from tests.conftest import PORT_OFFSET, integration_unavailable
 from tests.integration.recovery_harness import (
+    REPO,
+    SYSTEM_PYTHON,
+    WORKER_ENTRY,
     AjrUnderTest,
+    import_path,
     make_settings,
     seed_script,
     temporal_address,
@@ -117,51 +119,81 @@ def as_operator(operator: pwd.struct_passwd, cluster: SlurmCluster, *args: str) 
     return done.stderr
 
 
-def can_traverse(user: pwd.struct_passwd, directory: Path) -> bool:
+def allowed(user: pwd.struct_passwd, right: str, path: Path) -> bool:
+    """Whether `user` has `right` (`test`'s -r, -x) on `path`, asked as that user."""
     probe = subprocess.run(
-        ["test", "-x", str(directory)], user=user.pw_uid, group=user.pw_gid, extra_groups=[],
+        ["test", right, str(path)], user=user.pw_uid, group=user.pw_gid, extra_groups=[],
         check=False,
     )  # fmt: skip
     return probe.returncode == 0
 
 
-def grant_traverse(user: pwd.struct_passwd, *paths: Path) -> list[tuple[Path, bool]]:
-    """Let `user` pass through (x, not list) every ancestor of `paths` it cannot pass yet, by a
-    POSIX ACL entry for that user alone (a clone under /root, mode 700, in CI); returns the
-    directories changed and whether each had no ACL before, for `revoke_traverse`. Never
-    widens anyone else's rights."""
-    changed: list[tuple[Path, bool]] = []
-    for path in paths:
-        for directory in reversed(path.resolve().parents):
-            if any(directory == done for done, _ in changed) or can_traverse(user, directory):
-                continue
+def grant_access(
+    user: pwd.struct_passwd, *paths: Path, listed: tuple[Path, ...] = ()
+) -> list[tuple[Path, bool]]:
+    """Let `user` pass through (x, not list) every ancestor of `paths` and `listed` it cannot
+    pass yet, and list (r-x) each of the `listed` directories it cannot list yet, by a POSIX ACL
+    entry for that user alone; returns the directories changed and whether each had no ACL
+    before, for `revoke_access`. Never widens anyone else's rights.
+
+    The worker imports this checkout's code from `listed` (its PYTHONPATH), and Python lists a
+    directory to import from it: a checkout that is itself mode 700 (a `mktemp -d` clone) needs
+    r-x there, one under a 700 home (a clone under /root) only x on the home."""
+    changed: dict[Path, bool] = {}
+
+    def grant(directory: Path, rights: str) -> None:
+        if directory not in changed:
             extended = subprocess.run(
                 ["getfacl", "--skip-base", "-p", str(directory)],
                 capture_output=True, text=True, check=True,
             ).stdout.strip()  # fmt: skip
-            subprocess.run(["setfacl", "-m", f"u:{user.pw_name}:x", str(directory)], check=True)
-            changed.append((directory, not extended))
-    return changed
+            changed[directory] = not extended
+        subprocess.run(["setfacl", "-m", f"u:{user.pw_name}:{rights}", str(directory)], check=True)
+
+    for path in (*paths, *listed):
+        for directory in reversed(path.resolve().parents):
+            if not allowed(user, "-x", directory):
+                grant(directory, "x")
+    for directory in (path.resolve() for path in listed):
+        if not (allowed(user, "-r", directory) and allowed(user, "-x", directory)):
+            grant(directory, "rx")
+    return list(changed.items())
 
 
-def revoke_traverse(user: pwd.struct_passwd, directories: list[tuple[Path, bool]]) -> None:
-    """Undo `grant_traverse`: the user's entry, and the whole ACL where there was none."""
+def revoke_access(user: pwd.struct_passwd, directories: list[tuple[Path, bool]]) -> None:
+    """Undo `grant_access`: the user's entry, and the whole ACL where there was none."""
     for directory, bare in directories:
         command = ["setfacl", "-b"] if bare else ["setfacl", "-x", f"u:{user.pw_name}"]
         subprocess.run([*command, str(directory)], check=False)
 
 
-def readable_by(user: pwd.struct_passwd, *paths: Path) -> list[Path]:
-    """Those of `paths` the user cannot read (the worker runs this checkout's code as them)."""
-    denied = []
-    for path in paths:
-        probe = subprocess.run(
-            ["test", "-r", str(path)], user=user.pw_uid, group=user.pw_gid, extra_groups=[],
-            check=False,
-        )  # fmt: skip
-        if probe.returncode != 0:
-            denied.append(path)
-    return denied
+def cannot_import_worker(user: pwd.struct_passwd) -> str:
+    """Why `user` cannot import the worker the way `worker_process` runs it ("" if it can)."""
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(map(str, import_path()))}
+    env.pop("VIRTUAL_ENV", None)
+    probe = subprocess.run(
+        [str(SYSTEM_PYTHON), "-c", f"import {WORKER_ENTRY}"], env=env, cwd=REPO,
+        capture_output=True, text=True, user=user.pw_uid, group=user.pw_gid, extra_groups=[],
+        check=False,
+    )  # fmt: skip
+    if probe.returncode == 0:
+        return ""
+    return (probe.stderr.strip() or f"exit status {probe.returncode}").splitlines()[-1]
+
+
+async def outcome_or_why(
+    ajr: AjrUnderTest, job_id: int, timeout: float, worker: subprocess.Popen[bytes], log: Path
+) -> JobOutcome:
+    """The job's outcome; failing that, whether the worker still runs and how its log ends."""
+    try:
+        return await ajr.outcome(job_id, timeout=timeout)
+    except Exception as exc:
+        code = worker.poll()
+        state = "running" if code is None else f"exited with status {code}"
+        raise AssertionError(
+            f"job {job_id}: no outcome ({exc}); the worker is {state}; its log ends:\n"
+            + log.read_text(errors="replace")[-3000:]
+        ) from exc
 
 
 async def test_operator_user_recovers_another_users_job(
@@ -169,16 +201,14 @@ async def test_operator_user_recovers_another_users_job(
 ) -> None:
     operator = os_user(OPERATOR, system=True)
     alice = os_user(JOB_USER, system=False)
-    repo = Path(__file__).resolve().parents[2]
-    code = [repo / "worker" / "main.py", Path(sysconfig.get_paths()["purelib"]) / "temporalio"]
-    # The interpreter, this checkout and its venv (in CI a clone under /root): traversable.
-    traversed = grant_traverse(operator, Path(sys.base_prefix) / "bin", *code)
-    denied = readable_by(operator, *code)
-    if denied:
-        revoke_traverse(operator, traversed)
+    # The interpreter, this checkout and its venv (a clone under /root, or itself 700 under
+    # `mktemp -d`): importable by the operator, who gets just the rights that takes.
+    granted = grant_access(operator, SYSTEM_PYTHON, listed=tuple(import_path()))
+    why = cannot_import_worker(operator)
+    if why:
+        revoke_access(operator, granted)
         integration_unavailable(
-            f"this checkout for the non-root user {OPERATOR}",
-            PermissionError(f"cannot read {', '.join(map(str, denied))}"),
+            f"this checkout for the non-root user {OPERATOR}", PermissionError(why)
         )
     home = Path(tempfile.mkdtemp(prefix="ajr-lp-alice-", dir="/tmp"))
     home.chmod(0o755)
@@ -225,10 +255,11 @@ async def test_operator_user_recovers_another_users_job(
         xid_job = submit_as(
             alice, operator_cluster, home, seed_script(crash_line=xid, after="sleep 60")
         )
-        outcome = await ajr.outcome(job_id, timeout=120)
+        worker_log = tmp_path / "worker.log"
+        outcome = await outcome_or_why(ajr, job_id, 120, worker, worker_log)
         assert outcome.outcome is Outcome.MAX_REQUEUES, (
             outcome,
-            (tmp_path / "worker.log").read_text()[-3000:],
+            worker_log.read_text()[-3000:],
         )
         job = await ajr.wait_for_job(
             job_id, lambda j: j.state is JobState.CANCELLED, 30, "cancelled (by the operator)"
@@ -238,7 +269,7 @@ async def test_operator_user_recovers_another_users_job(
         logs = sorted(home.glob(f"lp_{job_id}_date_*_time_*.log"))
         assert len(logs) == 2, logs
         # Its second attempt ran elsewhere (and named its own node in turn: stopped there).
-        xid_outcome = await ajr.outcome(xid_job, timeout=60)
+        xid_outcome = await outcome_or_why(ajr, xid_job, 60, worker, worker_log)
         assert xid_outcome.outcome is Outcome.MAX_REQUEUES, xid_outcome
         records = await ajr.handle(xid_job).query(JobRecoveryWorkflow.attempts)
         culprit = records[0].nodes[0]
@@ -259,4 +290,4 @@ async def test_operator_user_recovers_another_users_job(
         subprocess.run(["scancel", "--user", JOB_USER], env=env, check=False)
         shutil.rmtree(home, ignore_errors=True)
         shutil.rmtree(state, ignore_errors=True)
-        revoke_traverse(operator, traversed)
+        revoke_access(operator, granted)

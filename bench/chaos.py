@@ -506,8 +506,11 @@ def hostile(stack: Stack, trial: Trial, shared: Path) -> None:
     )
 
 
-def inject(stack: Stack, trial: Trial, trigger: Path, rng: random.Random) -> None:
-    """Write the crash (touch the trigger) with the fault around it."""
+def inject(
+    stack: Stack, trial: Trial, trigger: Path, rng: random.Random, outage: float | None = None
+) -> None:
+    """Write the crash (touch the trigger) with the fault around it; `outage` (seconds) shortens
+    the long faults (slurmctld-pause 45 s, db-down and disk-full 60 s), the crash still 5 s in."""
     fault = trial.fault
     if fault == "slurmctld-pause":
         pid = stack.slurmctld_pid()
@@ -516,13 +519,13 @@ def inject(stack: Stack, trial: Trial, trigger: Path, rng: random.Random) -> Non
             time.sleep(5)
             trigger.touch()
             trial.crash_at = time.time()
-            time.sleep(40)
+            time.sleep((outage or 45.0) - 5)
         finally:
             os.kill(pid, signal.SIGCONT)
         return
     if fault == "db-down":
         ready = threading.Event()
-        locker = threading.Thread(target=lock_database, args=(stack.db_path, 60.0, ready))
+        locker = threading.Thread(target=lock_database, args=(stack.db_path, outage or 60.0, ready))
         locker.start()
         ready.wait(60)
         time.sleep(5)
@@ -537,7 +540,7 @@ def inject(stack: Stack, trial: Trial, trigger: Path, rng: random.Random) -> Non
             time.sleep(5)
             trigger.touch()
             trial.crash_at = time.time()
-            time.sleep(55)
+            time.sleep((outage or 60.0) - 5)
         finally:
             filler.unlink()
         return
@@ -565,7 +568,14 @@ def inject(stack: Stack, trial: Trial, trigger: Path, rng: random.Random) -> Non
         raise ValueError(f"unknown fault {fault}")
 
 
-def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout: float) -> Trial:
+def run_trial(
+    stack: Stack,
+    fault: str,
+    index: int,
+    rng: random.Random,
+    timeout: float,
+    outage: float | None = None,
+) -> Trial:
     trial = Trial(fault, index)
     workdir = stack.root / f"trial-{fault}-{index}"
     workdir.mkdir()
@@ -633,7 +643,7 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
         watcher = threading.Thread(target=watch, daemon=True)
         watcher.start()
         try:
-            inject(stack, trial, trigger, rng)
+            inject(stack, trial, trigger, rng, outage)
             wait_for(lambda: trial.recovered_at is not None, timeout)
         finally:
             stop.set()
@@ -652,6 +662,9 @@ def run_trial(stack: Stack, fault: str, index: int, rng: random.Random, timeout:
         wait_for(lambda: all(j.state.is_ended for j in stack.jobs(ids).values()), 60, every=0.5)
     return trial
 
+
+# --quick: the long faults last this long (the crash still 5 s in), so every fault fits in CI.
+QUICK_OUTAGE_S = 15.0
 
 # A trial starts once ajr watches both jobs (a worker just started on a loaded host is slow).
 ENROL_TIMEOUT_S = 120.0
@@ -781,7 +794,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--fault", action="append", choices=FAULTS, default=[])
     parser.add_argument("--trials", type=int, default=20)
-    parser.add_argument("--quick", action="store_true", help="2 trials of each fault (CI)")
+    parser.add_argument(
+        "--quick", action="store_true", help="2 trials of each fault, 15 s outages (CI)"
+    )
+    parser.add_argument(
+        "--outage",
+        type=float,
+        default=None,
+        help="seconds of the long faults (default: pause 45, db-down 60, disk-full 60)",
+    )
     parser.add_argument("--recover-timeout", type=float, default=150.0)
     parser.add_argument("--seed", type=int, default=None)
     parser.add_argument("--json", action="store_true", help="only the JSON lines on stdout")
@@ -790,6 +811,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     faults = args.fault or list(FAULTS)
     trials = 2 if args.quick else args.trials
+    outage = args.outage or (QUICK_OUTAGE_S if args.quick else None)
     rng = random.Random(args.seed)
     failed = False
     with stack_running(
@@ -800,7 +822,7 @@ def main(argv: list[str] | None = None) -> int:
         for fault in faults:
             done: list[Trial] = []
             for index in range(trials):
-                trial = run_trial(stack, fault, index, rng, args.recover_timeout)
+                trial = run_trial(stack, fault, index, rng, args.recover_timeout, outage)
                 done.append(trial)
                 if not args.json:
                     print(

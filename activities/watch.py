@@ -26,7 +26,7 @@ from temporalio import activity
 
 from activities import telemetry
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
-from activities.logs.locate import find_attempt_log, search_dirs
+from activities.logs.locate import AttemptRun, find_attempt_log, search_dirs
 from activities.logs.scanner import LogScanner, LogUnavailable
 from activities.slurm.client import SlurmClient
 from activities.slurm.poller import ClusterPoller
@@ -177,6 +177,8 @@ class _AttemptWatcher:
         self.next_direct_check = 0.0
         self.slurm_error = ""
         self.last_known: SlurmJob | None = None
+        # Whether Slurm shows this attempt's own run yet, not the end of the one before it.
+        self.run_seen = AttemptRun(request.attempt, waited=bool(cursor.running_since))
 
     def close(self) -> None:
         if self.log.scanner is not None:
@@ -373,7 +375,7 @@ class _AttemptWatcher:
             self.last_known = job
             if job.restart_count > request.attempt:
                 return self._observation(Observed.REQUEUED, job, "the job was requeued outside ajr")
-            if job.state in (JobState.RUNNING, JobState.COMPLETING) or job.state.is_ended:
+            if self.run_seen.own_run(job):
                 observation = await self._follow_log(job)
                 if observation is not None:
                     return observation
@@ -462,6 +464,7 @@ class _AttemptWatcher:
             latest_stamp=job.end_time
             if job.state.is_ended and job.end_time
             else self.owner._clock.time(),
+            first_attempt=self.request.attempt == 0,
         )
         if not path:
             return

@@ -42,11 +42,8 @@ def megatron(last: int, total: int) -> str:
 async def watching_log_of_attempt_0(ajr: AjrUnderTest, job_id: int) -> None:
     """Enrolled, and its watch has found attempt 0's log (its heartbeated cursor names it).
 
-    "Watching" alone is not enough before a requeue from outside: the watch of attempt 0 finds
-    its log within a second or so, and a requeue before that leaves attempt 0 with no log in
-    its record; the watch of attempt 1, started while the job is still COMPLETING with attempt
-    0's start time, then takes attempt 0's log (which never crashes) for attempt 1's, and the
-    job ends COMPLETED instead of being stopped by its requeue limit.
+    So the preemption comes while attempt 0 is fully watched; a requeue before its log is read
+    is test_requeue_by_slurm_is_not_charged's case.
     """
     converter = ajr.client.data_converter
     deadline = time.monotonic() + 45  # heartbeats reach the server every <= 16 s
@@ -66,23 +63,59 @@ async def watching_log_of_attempt_0(ajr: AjrUnderTest, job_id: int) -> None:
         await asyncio.sleep(0.3)
 
 
+# A requeue right as attempt 0's log appears, before ajr's watch has read it. While Slurm
+# finishes a requeued job it shows it COMPLETING with restart count 1 and a StartTime that
+# follows the clock, so a log stamped in the last seconds falls in that "attempt 1" window.
+# Made deterministic: attempt 0 opens its log (named with the time then) only on the requeue's
+# SIGTERM, 3 s later (after its watch has seen the requeue, so its record names no log), and
+# takes 4 s more to finish (as a job saving a last checkpoint) while the watch of attempt 1
+# begins.
+LOG_WHEN_REQUEUED = """if [ "${SLURM_RESTART_COUNT:-0}" = 0 ]; then
+  trap 'sleep 3
+        stamp=`date +date_%y-%m-%d_time_%H-%M-%S`
+        echo "saving a last checkpoint" > "${SLURM_JOB_NAME}_${SLURM_JOB_ID}_$stamp.log"
+        sleep 4; exit 0' TERM
+  sleep 300 & wait
+fi"""
+
+
 async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir, sqlite_url):
     """max_requeue_times=1: Slurm requeues the job (as on preemption), then it crashes twice;
-    the first crash still gets the job's one requeue, the second stops it."""
+    the first crash still gets the job's one requeue, the second stops it.
+
+    Attempt 0's log is new when Slurm shows the job requeued and still finishing (see
+    LOG_WHEN_REQUEUED): the watch of attempt 1 must take attempt 1's own log, never attempt 0's
+    (no crash in it: the job would run on to exit 0, COMPLETED).
+    """
     crash_after_restart = (
         "if [ \\${SLURM_RESTART_COUNT:-0} -ge 1 ]; then sleep 2; "
         "echo 'Rank0: (1) segmentation fault: artificial segfault'; fi"
     )
     async with start_ajr(sqlite_url) as ajr:
         job_id = ajr.submit(
-            seed_script(comment=ONE_REQUEUE, crash_line=crash_after_restart, after="sleep 60"),
+            seed_script(
+                comment=ONE_REQUEUE,
+                header=LOG_WHEN_REQUEUED,
+                crash_line=crash_after_restart,
+                after="sleep 60",
+            ),
             name="preempted",
         )
         await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
-        await watching_log_of_attempt_0(ajr, job_id)
+        deadline = time.monotonic() + 30
+        while True:  # enrolled and watching attempt 0 before Slurm requeues it
+            try:
+                status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+                if status.phase.startswith("watching"):
+                    break
+            except Exception:
+                pass  # not enrolled yet
+            assert time.monotonic() < deadline, "not watched"
+            await asyncio.sleep(0.3)
         ajr.scontrol("requeue", str(job_id))  # what Slurm does to a preempted job
         # Slurm holds a requeued job back ~2 minutes (BeginTime): let it start at once.
         await ajr.wait_for_job(job_id, lambda j: j.state is JobState.PENDING, 30, "pending")
+        (attempt_0_log,) = ajr.log_files("preempted", job_id)
         ajr.scontrol("update", f"jobid={job_id}", "StartTime=now")
 
         outcome = await ajr.outcome(job_id, timeout=120)
@@ -95,6 +128,12 @@ async def test_requeue_by_slurm_is_not_charged(start_ajr, slurm_cluster, workdir
         ]
         assert "requeue 1 of 1" in " ".join(records[1].reasons)
         assert "requeue limit reached: 1 of 1 requeues used" in " ".join(records[2].reasons)
+        # Each attempt its own log; attempt 0's, written after the requeue, is nobody's.
+        logs = [r.log_path for r in records]
+        assert logs[0] == "" and str(attempt_0_log) not in logs, logs
+        assert logs[1] != logs[2] and set(logs[1:]) <= set(
+            map(str, ajr.log_files("preempted", job_id))
+        ), logs
         assert (await ajr.job(job_id)).restart_count == 2  # one restart by Slurm, one by ajr
         status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
         assert (status.unknown_requeues, status.infrastructure_requeues) == (1, 0)

@@ -4,7 +4,14 @@ import time
 
 import pytest
 
-from activities.logs.locate import attempt_log_pattern, candidates, pick_attempt_log, stamp_to_epoch
+from activities.logs.locate import (
+    AttemptRun,
+    attempt_log_pattern,
+    candidates,
+    pick_attempt_log,
+    stamp_to_epoch,
+)
+from models.slurm import JobState, SlurmJob
 
 pytestmark = pytest.mark.unit
 
@@ -73,3 +80,65 @@ def test_only_the_job_users_own_files_stamped_within_the_attempt(tmp_path):
     assert pick_attempt_log(found, now - 10, latest_stamp=now) == str(own)
     # without the window the planted future stamp would win: the window is what stops it
     assert pick_attempt_log(found, now - 10) == str(planted)
+
+
+def test_a_later_attempt_takes_no_log_stamped_before_its_start():
+    """The first attempt's window opens START_SLACK_S early (clock skew); a requeued attempt's
+    at its own start: the attempt before it may have stamped its log a second or two earlier,
+    and its record may not name it (requeued before its watch had read it)."""
+    pattern = attempt_log_pattern("t", 9)
+    found = candidates(["t_9_date_24-07-31_time_18-15-54.log"], "/logs", pattern)
+    assert pick_attempt_log(found, START) == "/logs/t_9_date_24-07-31_time_18-15-54.log"
+    assert pick_attempt_log(found, START, first_attempt=False) is None
+    found = candidates(["t_9_date_24-07-31_time_18-15-55.log"], "/logs", pattern)
+    assert pick_attempt_log(found, START, first_attempt=False) == found[0].path
+
+
+def job(state: JobState, restart_count: int = 1, start_time: float = START) -> SlurmJob:
+    return SlurmJob(
+        job_id=9, name="t", state=state, restart_count=restart_count, start_time=start_time
+    )
+
+
+R, CG, PD, CD, F = (
+    JobState.RUNNING,
+    JobState.COMPLETING,
+    JobState.PENDING,
+    JobState.COMPLETED,
+    JobState.FAILED,
+)
+
+
+@pytest.mark.parametrize(
+    ("attempt", "shown", "own"),
+    [
+        # Requeued (restart count 1) while attempt 0 still finishes: COMPLETING, attempt 0's
+        # start time; its own run begins with RUNNING, and its COMPLETING after is its own end.
+        (1, [job(CG), job(CG, start_time=START + 1), job(PD), job(R, start_time=START + 9)],
+         [False, False, False, True]),
+        (1, [job(CG), job(R, start_time=START + 9), job(CG, start_time=START + 9)],
+         [False, True, True]),
+        # Watched from the queue (ajr's own requeue): its COMPLETING is its end.
+        (1, [job(PD), job(CG, start_time=START + 9)], [False, True]),
+        (1, [job(JobState.REQUEUED), job(CG)], [False, True]),
+        # Ended: that is the attempt's own end, even if its run was never seen.
+        (1, [job(CG), job(CD, start_time=START + 9)], [False, True]),
+        (1, [job(F)], [True]),
+        (1, [job(R)], [True]),
+        # The first attempt has none before it: its COMPLETING is its own.
+        (0, [job(CG, restart_count=0)], [True]),
+        # Slurm's view of another attempt (a stale answer, a further requeue) is not this one's.
+        (1, [job(R, restart_count=0), job(CG, restart_count=2), job(PD, restart_count=0),
+             job(CG)], [False, False, False, False]),
+        (2, [job(R)], [False]),
+    ],
+)  # fmt: skip
+def test_a_watch_sees_its_attempts_own_run(attempt, shown, own):
+    run = AttemptRun(attempt)
+    assert [run.own_run(j) for j in shown] == own
+
+
+def test_a_resumed_watch_knows_the_attempt_ran():
+    """A watch resumed on another worker (its cursor saw the attempt running): COMPLETING is
+    the attempt's own end."""
+    assert AttemptRun(1, waited=True).own_run(job(CG))

@@ -281,3 +281,46 @@ async def test_the_cursor_carries_the_attempts_milestones(tmp_path: Path) -> Non
     assert cursor.loaded_at and cursor.last_save_at and cursor.first_step_at
     assert cursor.loaded_at <= cursor.first_step_at <= cursor.last_save_at
     assert cursor.interrupted_saves == 1  # the save at 40 never finished: the node failed
+
+
+async def test_the_next_attempt_never_takes_the_log_of_the_one_before(tmp_path: Path) -> None:
+    """Requeued before the watch of attempt 0 read its log (its record names none): Slurm shows
+    the job COMPLETING with restart count 1 and a start time that covers attempt 0's log. The
+    watch of attempt 1 waits for attempt 1's own run and takes its log, with the crash in it."""
+    now = time.time()
+
+    def stamp(at: float) -> str:
+        return time.strftime("date_%y-%m-%d_time_%H-%M-%S", time.localtime(at))
+
+    previous = tmp_path / f"train_7_{stamp(now - 3)}.log"
+    previous.write_text("0: iteration 1\n")  # attempt 0: healthy
+    finishing = SlurmJob(
+        job_id=7,
+        name="train",
+        state=JobState.COMPLETING,
+        restart_count=1,
+        nodes=("node1",),
+        start_time=int(now - 3),
+        work_dir=str(tmp_path),
+        stdout_path=str(tmp_path / "slurm-7.out"),
+    )
+    activities, poller, control = watcher(finishing)
+    task = asyncio.create_task(
+        ActivityEnvironment().run(
+            activities.watch_attempt,
+            dataclasses.replace(request(hang_timeout_s=60.0), attempt=1),
+        )
+    )
+    await asyncio.sleep(0.5)  # attempt 0 finishing: nothing of attempt 1 to watch yet
+    assert not task.done()
+    queued = control.update(7, state=JobState.PENDING, start_time=now + 120)
+    poller.publish([queued])
+    await asyncio.sleep(0.3)
+    started = int(now - 1)
+    own = tmp_path / f"train_7_{stamp(started)}.log"
+    own.write_text("0: iteration 1\n0: Segmentation fault (core dumped)\n")
+    running = control.update(7, state=JobState.RUNNING, start_time=started)
+    poller.publish([running])
+    observation = await asyncio.wait_for(task, timeout=5)
+    assert (observation.kind, observation.cursor.path) == (Observed.CRASH, str(own))
+    assert observation.cursor.running_since == started  # not attempt 0's start

@@ -40,7 +40,7 @@ lint: install
 # Two pytest-xdist workers, each with its own cluster and ports (tests/conftest.py): most of the
 # integration time is spent waiting on Slurm and Temporal, not on a CPU.
 test: install system-deps lint $(CHECKOV)
-	$(BIN)/pytest -n 2
+	$(BIN)/pytest -n 2 --durations=25
 
 demo: install system-deps
 	$(BIN)/ajr demo

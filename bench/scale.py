@@ -170,9 +170,9 @@ def states(stack: AnyStack) -> dict[int, tuple[str, int, str]]:
 
 
 async def history_lengths(client: Client, cluster: str, jobs: list[int]) -> dict[int, int]:
-    """Each job's workflow history length, 4 describes in flight. (32 at once for 1,000 jobs
-    starved the dev server on this 2-core host: the worker's watch heartbeats then timed out by
-    the hundred, the bench disturbing what it measures.)"""
+    """Each job's workflow history length, 4 describes in flight: the bench's reads load the
+    dev server the worker depends on (32 at once for 1,000 jobs coincided with a burst of the
+    worker's watch heartbeat timeouts on this 2-core host)."""
     lengths: dict[int, int] = {}
     slots = asyncio.Semaphore(4)
 

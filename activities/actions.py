@@ -20,6 +20,7 @@ from activities import telemetry
 from activities.errors import activity_error
 from activities.slurm.client import SlurmClient
 from activities.slurm.control import InvalidNodeName, validate_node_names
+from activities.slurm.poller import ClusterPoller
 from activities.slurm.runner import SlurmError
 from models.activities import ActivityName
 from models.errors import ErrorType
@@ -124,8 +125,9 @@ async def _slurm_action() -> AsyncIterator[None]:
 
 
 class SlurmActions:
-    def __init__(self, control: SlurmClient) -> None:
+    def __init__(self, control: SlurmClient, poller: ClusterPoller | None = None) -> None:
         self._control = control
+        self._poller = poller  # the shared snapshot, for reads it can answer (prepare_job)
 
     async def _job(self, job_id: int) -> SlurmJob:
         try:
@@ -167,7 +169,20 @@ class SlurmActions:
         async with _slurm_action():
             return await self._prepare(request)
 
+    def _listed_requeueable(self, job_id: int) -> SlurmJob | None:
+        """The job as the latest good cluster poll lists it, when that says Requeue=1: then
+        enrolment has nothing to change, and 1,000 new jobs cost no 1,000 single-job reads.
+        (Read from squeue's JSON, whose fields an owner cannot forge.)"""
+        snapshot = self._poller.latest if self._poller is not None else None
+        if snapshot is None or not snapshot.ok:
+            return None
+        job = snapshot.jobs.get(job_id)
+        return job if job is not None and job.requeue else None
+
     async def _prepare(self, request: PrepareRequest) -> PrepareResult:
+        listed = self._listed_requeueable(request.job_id)
+        if listed is not None:
+            return PrepareResult(user_excluded_nodes=list(listed.excluded_nodes))
         job = await self._job(request.job_id)
         result = PrepareResult(user_excluded_nodes=list(job.excluded_nodes))
         if job.requeue:

@@ -170,14 +170,42 @@ def states(stack: AnyStack) -> dict[int, tuple[str, int, str]]:
 
 
 async def history_lengths(client: Client, cluster: str, jobs: list[int]) -> dict[int, int]:
+    """Each job's workflow history length, 4 describes in flight: the bench's reads load the
+    dev server the worker depends on (32 at once for 1,000 jobs coincided with a burst of the
+    worker's watch heartbeat timeouts on this 2-core host)."""
     lengths: dict[int, int] = {}
-    for job_id in jobs:
-        try:
-            described = await client.get_workflow_handle(workflow_id(cluster, job_id)).describe()
-        except RPCError:
-            continue
+    slots = asyncio.Semaphore(4)
+
+    async def one(job_id: int) -> None:
+        async with slots:
+            try:
+                handle = client.get_workflow_handle(workflow_id(cluster, job_id))
+                described = await handle.describe()
+            except RPCError:
+                return
         lengths[job_id] = int(described.raw_description.workflow_execution_info.history_length)
+
+    await asyncio.gather(*(one(job_id) for job_id in jobs))
     return lengths
+
+
+async def wait_settled(
+    client: Client, cluster: str, jobs: list[int], timeout: float, every: float = 15.0
+) -> dict[str, Any]:
+    """Until enrolment is over: the jobs' workflows add (almost) no history events over `every`
+    seconds (each has prepared its job and is watching). Returns how long that took and the
+    events of the last interval."""
+    started = time.monotonic()
+    before = await history_lengths(client, cluster, jobs)
+    added = -1
+    while time.monotonic() - started < timeout:
+        await asyncio.sleep(every)
+        after = await history_lengths(client, cluster, jobs)
+        added = sum(after[j] - before.get(j, 0) for j in after)
+        if len(after) == len(jobs) and added <= max(1, len(jobs) // 100):
+            return {"ok": True, "seconds": round(time.monotonic() - started, 1), "last": added}
+        before = after
+    return {"ok": False, "seconds": round(time.monotonic() - started, 1), "last": added}
 
 
 async def wait_watched(
@@ -529,6 +557,11 @@ async def run_simulated(args: argparse.Namespace) -> dict[str, Any]:
         report["enrolment"] = await enrolment(stack, children, rpcs_before, submitted_at)
         report["at_scale_started"] = {"ok": ok, "seconds": round(took, 1), "running": len(jobs)}
         print(json.dumps(report["enrolment"]), file=sys.stderr)
+        report["enrolment_settled"] = await wait_settled(
+            client, stack.cluster_name, [j.job_id for j in jobs], args.start_timeout
+        )
+        report["enrolment_settled"]["since_submit_s"] = round(time.monotonic() - submitted_at, 1)
+        print(json.dumps(report["enrolment_settled"]), file=sys.stderr)
         await asyncio.sleep(args.settle)
         report["at_scale"] = await window(client, stack, [j.job_id for j in jobs], args.window)
         print(json.dumps(report["at_scale"]), file=sys.stderr)

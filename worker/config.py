@@ -199,6 +199,9 @@ class Settings(BaseSettings):
     # Worker capacity: each managed job holds one activity slot while it is watched.
     max_concurrent_activities: int = Field(default=2000, ge=10)
     max_cached_workflows: int = Field(default=2000, ge=10)
+    # Workflow starts a discovery round has in flight at once (new jobs are started in
+    # parallel, up to this many round trips to Temporal at a time).
+    discovery_concurrency: int = Field(default=16, ge=1, le=256)
 
     _split = field_validator(
         "managed_partitions",

@@ -192,7 +192,7 @@ def build(
     watch = WatchActivities(
         poller, control, analyzer_factory, poll_interval=settings.log_poll_interval
     )
-    actions = SlurmActions(control)
+    actions = SlurmActions(control, poller)
     records_engine = make_engine(settings.database_url)
     records = RecordActivities(
         records_engine,
@@ -234,7 +234,13 @@ def build(
         max_cached_workflows=settings.max_cached_workflows,
         graceful_shutdown_timeout=timedelta(seconds=5),
     )
-    discoverer = Discoverer(poller, client, discovery_policy(settings), settings.task_queue)
+    discoverer = Discoverer(
+        poller,
+        client,
+        discovery_policy(settings),
+        settings.task_queue,
+        concurrency=settings.discovery_concurrency,
+    )
     discoverer.enabled = discover
     return Runtime(worker=worker, poller=poller, discoverer=discoverer)
 

@@ -26,7 +26,7 @@ from models.recovery import (
     RequeueResult,
 )
 from models.slurm import JobState, SlurmJob
-from tests.fakes import FakeSlurm, Injected, unreachable
+from tests.fakes import FakePoller, FakeSlurm, Injected, unreachable
 
 pytestmark = pytest.mark.unit
 
@@ -259,6 +259,32 @@ async def test_prepare_makes_a_no_requeue_job_requeueable() -> None:
     slurm.update(7, requeue=False)
     error = await failing(lambda: env.run(SlurmActions(slurm).prepare_job, PrepareRequest(7)))
     assert error.type == ErrorType.STEP_NOT_VERIFIED
+
+
+@pytest.mark.parametrize(
+    ("listed", "poll_failed", "reads_slurm", "made_requeueable"),
+    [
+        (None, False, True, False),  # not in the snapshot yet: asked of Slurm
+        (SlurmJob(7, "t", JobState.PENDING, excluded_nodes=("node3",)), False, False, False),
+        (SlurmJob(7, "t", JobState.PENDING, requeue=False), False, True, True),  # work to do
+        (SlurmJob(7, "t", JobState.PENDING, excluded_nodes=("node3",)), True, True, False),
+    ],
+)
+async def test_prepare_reads_slurm_only_when_the_snapshot_cannot_answer(
+    listed: SlurmJob | None, poll_failed: bool, reads_slurm: bool, made_requeueable: bool
+) -> None:
+    slurm = FakeSlurm([SlurmJob(7, "t", JobState.PENDING, excluded_nodes=("node3",))])
+    if listed is not None and not listed.requeue:
+        slurm.update(7, requeue=False)
+    poller = FakePoller([listed] if listed is not None else [])
+    if poll_failed:
+        poller.fail()
+    result = await ActivityEnvironment().run(
+        SlurmActions(slurm, poller).prepare_job, PrepareRequest(job_id=7)
+    )
+    assert (slurm.count("show_job") > 0) == reads_slurm
+    assert result.made_requeueable == made_requeueable
+    assert result.user_excluded_nodes == ["node3"]
 
 
 async def test_cancel_only_the_attempt_it_was_asked_to() -> None:

@@ -127,11 +127,13 @@ PATHOLOGICAL_COMMENTS = (
     '{"APS": {"max_requeue_times": 1e999}}',
 )
 OFFSET = int(os.environ.get("AJR_TEST_PORT_OFFSET", "0"))
-SLURMCTLD_PORT = 46817 + OFFSET
-SLURMD_PORT = 46818 + OFFSET
-NODE_PORT_BASE = 47001 + OFFSET
-TEMPORAL_PORT = 47633 + OFFSET
-TEMPORAL_UI_PORT = 48733 + OFFSET
+# Below the kernel's ephemeral range (32768-60999): there an outgoing connection could hold a
+# port before the bench's slurmd binds it. Clear of the tests' 26817+ and `ajr dev up`'s ports.
+SLURMCTLD_PORT = 21817 + OFFSET
+SLURMD_PORT = 21818 + OFFSET
+NODE_PORT_BASE = 22001 + OFFSET
+TEMPORAL_PORT = 22633 + OFFSET
+TEMPORAL_UI_PORT = 23733 + OFFSET
 COMMENT = '{"APS": {"auto_resume_mode": "requeue", "max_requeue_times": 3}}'
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -59,10 +59,11 @@ def _slurm_master_addr(env: Mapping[str, str]) -> str:
 
 def _slurm_master_port(env: Mapping[str, str]) -> int:
     # Derived from the job ID and restart count so that two jobs (or a requeued attempt whose
-    # predecessor's socket lingers) on one host do not collide.
+    # predecessor's socket lingers) on one host do not collide; 10000-15999 is below the
+    # ephemeral range and clear of the local test and bench clusters' daemons (17001+).
     job = int(env.get("SLURM_JOB_ID", "0"))
     restart = int(env.get("SLURM_RESTART_COUNT", "0"))
-    return 20000 + (job * 7 + restart) % 10000
+    return 10000 + (job * 7 + restart) % 6000
 
 
 def from_environment(

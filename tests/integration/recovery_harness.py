@@ -141,6 +141,9 @@ def make_settings(
         "slurm_poll_interval": 1.0,
         "log_poll_interval": 0.2,
         "hang_timeout": 120.0,
+        # Repeated unknown crashes wait 30 s, 60 s, ... before the next attempt (policy v2);
+        # tests/integration/test_policy_v2.py tests that back-off, elsewhere it only adds minutes.
+        "unknown_backoff": 0.0,
         **overrides,
     }
     return Settings(**values)

@@ -10,6 +10,7 @@ replay harness keeps such a job alive and quiet; every other log ends with its j
     python -m tests.corpus_eval tune --misses     # per-class table and every miss (tuning set)
     python -m tests.corpus_eval fresh --misses    # heldout/ and fresh/: tuning data since heldout3/
     python -m tests.corpus_eval heldout3          # the held-out set: per-class table only
+    python -m tests.corpus_eval heldout4          # the fourth held-out set, likewise
 
 The held-out sets are for measuring, never for writing rules: the CLI refuses to list their
 misses.
@@ -31,10 +32,11 @@ from models.recovery import RecoveryConfig
 from worker.checklog import run_check_log
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
-SPLITS = ("tune", "heldout", "fresh", "heldout3")
+SPLITS = ("tune", "heldout", "fresh", "heldout3", "heldout4")
 # heldout/ and fresh/ were held out until the third held-out set was drawn; since then their misses
-# were studied to write rules, so they are tuning data and only heldout3/ is held out.
-HELDOUT = ("heldout3",)
+# were studied to write rules, so they are tuning data and only heldout3/ and heldout4/ (drawn
+# later, from sources cited nowhere else, labelled without running the engine) are held out.
+HELDOUT = ("heldout3", "heldout4")
 CLASSES = (
     "GPU", "NODE", "NETWORK", "STORAGE", "APPLICATION", "SCHEDULER", "UNKNOWN",
     "HANG", "STRAGGLER", "NONE",

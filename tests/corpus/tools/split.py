@@ -55,11 +55,15 @@ INCOMING = CORPUS / "incoming"
 # were still being written.
 # "heldout3" is the third held-out set, drawn (and labelled without running the engine) after
 # heldout/ and fresh/ had been used to write rules: from then on those two are tuning data.
+# "heldout4" is the fourth held-out set: new public excerpts from sources cited nowhere else,
+# gathered and labelled by LABELLING.md without running the engine, committed before it is
+# measured.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
     "fresh": CORPUS / "fresh",
     "heldout3": CORPUS / "heldout3",
+    "heldout4": CORPUS / "heldout4",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 
@@ -342,7 +346,8 @@ def write_sources(all_labels: dict[str, dict]) -> None:
     lines += [
         "",
         f"Groups: tune {n_groups['tune']}, heldout {n_groups['heldout']}, "
-        f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, total {len(rows)}.",
+        f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, "
+        f"heldout4 {n_groups['heldout4']}, total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)
@@ -374,7 +379,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--heldout-name",
         default="heldout",
-        choices=("heldout", "fresh", "heldout3"),
+        choices=("heldout", "fresh", "heldout3", "heldout4"),
         help="where new groups' held-out share goes (fresh: a second held-out set)",
     )
     args = ap.parse_args(argv)

@@ -39,7 +39,9 @@ lint: install
 # Every step must pass; pytest's exit 5 ("no tests collected") fails the target like any error.
 # Two pytest-xdist workers, each with its own cluster and ports (tests/conftest.py): most of the
 # integration time is spent waiting on Slurm and Temporal, not on a CPU.
-test: install system-deps lint $(CHECKOV)
+# The set-up steps (apt, ajr's venv then lint, checkov's venv) are independent: in parallel.
+test:
+	$(MAKE) -j4 --output-sync=target install system-deps lint $(CHECKOV)
 	$(BIN)/pytest -n 2 --durations=25
 
 demo: install system-deps

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from typing import Any
@@ -36,6 +36,22 @@ def _utc(epoch: float) -> datetime:
 
 _ATTEMPT_KEY = ["cluster", "job_id", "attempt"]
 SUPERSEDED_REASON = "not carried out: the attempt ended before the requeue (decided again)"
+
+
+def supersedes_json(event_ids: Sequence[str]) -> str | None:
+    """The `supersedes` column of a decision: its superseded decisions' ids, NULL for none."""
+    return json.dumps(list(event_ids)) if event_ids else None
+
+
+def superseded_by(event_id: str, stored: Iterable[str | None]) -> bool:
+    """Whether any of these stored `supersedes` columns names the decision `event_id`."""
+    return any(event_id in json.loads(column) for column in stored if column)
+
+
+def not_carried_out(reasons: str) -> str:
+    """A superseded decision's `reasons` (JSON list): why it was not carried out, once."""
+    listed = json.loads(reasons or "[]")
+    return json.dumps(listed if SUPERSEDED_REASON in listed else [*listed, SUPERSEDED_REASON])
 
 
 def _table(model: type[SQLModel]) -> Table:
@@ -148,29 +164,63 @@ class RecordActivities:
                 update=[],
             )
 
-    def _supersede(self, session: Session, event: DecisionEvent) -> None:
+    def _settle(self, event: DecisionEvent) -> None:
+        """Insert, then verify: in a transaction after the insert's commit, mark what `event`
+        supersedes, and `event` itself when a stored decision supersedes it. A superseded
+        decision D and the one superseding it, E, written at the same moment (the background
+        writer's D as the database comes back) each check after their own commit: at least
+        one sees the other's row, so D ends not acted whichever lands first (issue 11).
+        D written again not acted (the workflow marked its kept copy, `records.unacted`) after
+        an earlier try stored it acted (committed, yet reported failed) is marked too."""
+        with Session(self._engine) as session:
+            self._not_carried_out(session, event, event.supersedes)
+            if not event.acted or superseded_by(
+                event.event_id, self._supersessions(session, event)
+            ):
+                self._not_carried_out(session, event, [event.event_id])
+            session.commit()
+
+    def _supersessions(self, session: Session, event: DecisionEvent) -> list[str | None]:
+        """The `supersedes` column of the job's stored decisions that supersede any."""
+        return list(
+            session.exec(
+                select(DecisionRecord.supersedes).where(
+                    DecisionRecord.cluster == event.cluster,
+                    DecisionRecord.job_id == event.job_id,
+                    DecisionRecord.supersedes.is_not(None),  # type: ignore[union-attr]
+                )
+            ).all()
+        )
+
+    def _not_carried_out(
+        self, session: Session, event: DecisionEvent, event_ids: Sequence[str]
+    ) -> None:
         """Earlier decisions recorded as acted whose action never ran (the attempt ended
-        first): acted=false, with why, so the records count each requeue Slurm did once."""
-        if not event.supersedes:
+        first): acted=false, with why, so the records count each requeue Slurm did once.
+        Never back to acted: a row already not acted is left as it is."""
+        if not event_ids:
             return
         rows = session.exec(
             select(DecisionRecord).where(
-                DecisionRecord.event_id.in_(event.supersedes),  # type: ignore[attr-defined]
+                DecisionRecord.event_id.in_(event_ids),  # type: ignore[attr-defined]
                 DecisionRecord.cluster == event.cluster,
                 DecisionRecord.job_id == event.job_id,
             )
         ).all()
         for row in rows:
             if not row.acted:
-                continue  # already superseded by an earlier try of this write
+                continue  # already superseded by an earlier try of this write, or the other side
             row.acted = False
-            row.reasons = json.dumps([*json.loads(row.reasons or "[]"), SUPERSEDED_REASON])
+            row.reasons = not_carried_out(row.reasons)
             session.add(row)
 
     def _write_decision(self, event: DecisionEvent) -> bool:
+        written = self._insert_decision(event)
+        self._settle(event)  # also after a retry or a replay: the other side may be new
+        return written
+
+    def _insert_decision(self, event: DecisionEvent) -> bool:
         with Session(self._engine) as session:
-            self._supersede(session, event)
-            session.commit()
             existing = session.exec(
                 select(DecisionRecord).where(DecisionRecord.event_id == event.event_id)
             ).first()
@@ -190,6 +240,7 @@ class RecordActivities:
                     evidence=json.dumps(event.evidence),
                     excluded_nodes=json.dumps(event.excluded_nodes),
                     decided_at=_utc(event.decided_at),
+                    supersedes=supersedes_json(event.supersedes),
                 )
             )
             for node in event.culprit_nodes:

@@ -48,6 +48,9 @@ class DecisionRecord(SQLModel, table=True):
     excluded_nodes: str = Field(default="", sa_column=Column(Text, nullable=False))
     decided_at: datetime = Field(sa_column=_datetime_column())  # UTC, naive
     created_at: datetime = Field(default_factory=utc_now_naive, sa_column=_datetime_column())
+    # The earlier decisions (event ids, JSON list) this one found never carried out; NULL:
+    # none. Stored so that one written after it learns it was superseded (issue 11).
+    supersedes: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
 
     def reasons_list(self) -> list[str]:
         """`reasons` decoded; tolerant of an empty column."""

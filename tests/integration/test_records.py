@@ -6,6 +6,8 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 
 import pytest
+from sqlalchemy import Engine
+from sqlalchemy import event as sa_event
 from sqlmodel import Session, select
 
 from activities.database.engine import make_engine
@@ -160,3 +162,104 @@ def test_a_decision_that_never_ran_is_marked_not_acted(db_url: str) -> None:
     crash_reasons = rows[crash.event_id].reasons_list()
     assert crash_reasons[0] == "attempt 0: CRASH"
     assert crash_reasons.count(SUPERSEDED_REASON) == 1
+
+
+# --- a superseding decision and the superseded one's late write (issue 11) ----------------------
+
+
+def _crash_and_exit(job_id: int) -> tuple[DecisionEvent, DecisionEvent]:
+    """D: the requeue decided on a crash (acted, never carried out: the attempt ended first);
+    E: the decision on the attempt's exit, which supersedes D."""
+    crash = replace(event(0), job_id=job_id, event_id=f"ajr-t-{job_id}/0/1/CRASH/requeue/1")
+    exited = replace(
+        crash,
+        event_id=f"ajr-t-{job_id}/0/2/EXITED/requeue/1",
+        observed=Observed.EXITED,
+        supersedes=[crash.event_id],
+    )
+    return crash, exited
+
+
+def _decisions(engine: Engine, job_id: int) -> dict[str, DecisionRecord]:
+    with Session(engine) as session:
+        rows = session.exec(select(DecisionRecord).where(DecisionRecord.job_id == job_id)).all()
+    return {r.event_id: r for r in rows}
+
+
+def _assert_superseded_once(engine: Engine, crash: DecisionEvent, exited: DecisionEvent) -> None:
+    rows = _decisions(engine, crash.job_id)
+    assert sorted(rows) == sorted([crash.event_id, exited.event_id])  # one row each
+    assert (rows[crash.event_id].acted, rows[exited.event_id].acted) == (False, True)
+    reasons = rows[crash.event_id].reasons_list()
+    assert reasons[0] == "attempt 0: CRASH" and reasons.count(SUPERSEDED_REASON) == 1
+
+
+def test_a_decision_written_after_the_one_superseding_it_lands_not_acted(db_url: str) -> None:
+    """E before D: the database refused D (acted=true); E, which supersedes D, is written
+    first; the background writer writes D later. D must land not acted, and stay so when the
+    writes are replayed (retries, a replayed workflow): one row each, the reason once."""
+    engine = make_engine(db_url)
+    records = RecordActivities(engine)
+    crash, exited = _crash_and_exit(9)
+    assert records.record_decision(exited).written  # D's row is not there yet
+    assert records.record_decision(crash).written  # the background writer's late write
+    _assert_superseded_once(engine, crash, exited)
+    for replayed in (crash, exited, crash):
+        assert not records.record_decision(replayed).written
+    _assert_superseded_once(engine, crash, exited)
+    engine.dispose()
+
+
+@pytest.mark.parametrize("moment", ["before_flush", "after_flush"])
+def test_a_superseding_decision_written_while_the_superseded_one_is_inserted(
+    db_url: str, moment: str
+) -> None:
+    """D before E: E is written in full while D's write is in flight, after D found no row
+    of its own (before_flush) or with D's row inserted but not committed (after_flush, E
+    cannot see it). Either way D ends not acted, and replays change nothing more."""
+    if moment == "after_flush" and db_url.startswith("sqlite"):
+        pytest.skip("SQLite serialises writers: E cannot be written while D's insert is open")
+    engine = make_engine(db_url)
+    records = RecordActivities(engine)
+    crash, exited = _crash_and_exit(10)
+    results: list[bool] = []
+
+    def write_exited_meanwhile(session: Session, *_: object) -> None:
+        inserting = any(
+            isinstance(row, DecisionRecord) and row.event_id == crash.event_id
+            for row in session.new
+        )
+        if inserting and not results:
+            with ThreadPoolExecutor(max_workers=1) as pool:  # its own connection
+                results.append(pool.submit(records.record_decision, exited).result().written)
+
+    sa_event.listen(Session, moment, write_exited_meanwhile)
+    try:
+        assert records.record_decision(crash).written
+    finally:
+        sa_event.remove(Session, moment, write_exited_meanwhile)
+    assert results == [True]
+    _assert_superseded_once(engine, crash, exited)
+    for replayed in (exited, crash, exited):
+        assert not records.record_decision(replayed).written
+    _assert_superseded_once(engine, crash, exited)
+    engine.dispose()
+
+
+def test_a_decision_stored_acted_then_written_not_acted_is_marked(db_url: str) -> None:
+    """A try of D's write committed but was reported failed (the database came back as it
+    timed out); the workflow, learning that D never ran, marks its kept copy not acted (same
+    event_id, no `supersedes` on the next decision) and writes it again: D ends not acted."""
+    engine = make_engine(db_url)
+    records = RecordActivities(engine)
+    crash, _ = _crash_and_exit(11)
+    assert records.record_decision(crash).written  # the try reported failed
+    unacted = replace(crash, acted=False)
+    for _ in range(2):  # the background writer's write, and a replay
+        assert not records.record_decision(unacted).written
+        rows = _decisions(engine, crash.job_id)
+        assert list(rows) == [crash.event_id] and not rows[crash.event_id].acted
+        assert rows[crash.event_id].reasons_list().count(SUPERSEDED_REASON) == 1
+    assert not records.record_decision(crash).written  # never back to acted
+    assert not _decisions(engine, crash.job_id)[crash.event_id].acted
+    engine.dispose()

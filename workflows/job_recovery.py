@@ -19,7 +19,7 @@ from typing import Any, TypeVar
 
 from temporalio import workflow
 from temporalio.common import RetryPolicy, SearchAttributeUpdate
-from temporalio.exceptions import ActivityError, ApplicationError
+from temporalio.exceptions import ActivityError, ApplicationError, CancelledError
 
 with workflow.unsafe.imports_passed_through():
     from models import search_attributes as sa
@@ -98,6 +98,9 @@ PATCH_RECORDS_MATCH_SLURM = "decision-records-match-slurm"
 # A leaf switch excluded after repeated network failures on different nodes of it
 # (workflows/failure_domains.py): one `read_failure_domains` activity, only when it may apply.
 PATCH_FAILURE_DOMAINS = "failure-domain-exclusion"
+# A kept decision marked not acted while the background writer was writing it stays kept and is
+# written again: the database then marks the row it just stored acted (activities/records.py).
+PATCH_REWRITE_CHANGED_UNWRITTEN = "rewrite-decision-changed-while-written"
 
 
 def workflow_id(cluster: str, job_id: int) -> str:
@@ -705,12 +708,19 @@ class JobRecoveryWorkflow:
                 event = self.state.unwritten[0]
                 try:
                     await self._write_record(event)
-                except ActivityError:
+                except ActivityError as error:
+                    if isinstance(error.cause, CancelledError):
+                        # Continue-as-new cancelled this write: no timer may follow its
+                        # command; the next run writes the rest (state.unwritten goes along).
+                        return
                     break
-                # By id: a decision kept or superseded meanwhile stays in the list.
-                self.state.unwritten = [
-                    e for e in self.state.unwritten if e.event_id != event.event_id
-                ]
+                if workflow.patched(PATCH_REWRITE_CHANGED_UNWRITTEN):
+                    # Only the copy written goes: one marked not acted meanwhile stays.
+                    self.state.unwritten = [e for e in self.state.unwritten if e != event]
+                else:
+                    self.state.unwritten = [
+                        e for e in self.state.unwritten if e.event_id != event.event_id
+                    ]
             if not self.state.unwritten:
                 self._note("decisions written to the database after it refused them")
                 return
@@ -1003,6 +1013,7 @@ __all__ = [
     "PATCH_NOTIFY",
     "PATCH_POLICY_V2",
     "PATCH_RECORDS_MATCH_SLURM",
+    "PATCH_REWRITE_CHANGED_UNWRITTEN",
     "PATCH_STRAGGLER_CONTINUES_AS_NEW",
     "JobRecoveryWorkflow",
     "workflow_id",

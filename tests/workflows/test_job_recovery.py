@@ -102,6 +102,11 @@ class Stubs:
     notify_fails: bool = False  # a dead endpoint: every try fails
     record_failures: int = 0  # database errors before record_decision writes again
     record_tries: int = 0
+    # The race of a kept decision's background write and the requeue found not carried out:
+    # requeue_job answers once that write has begun, and the write ends once the next
+    # decision (made after that answer) is being written.
+    race_write_and_requeue: bool = False
+    writing: asyncio.Event = field(default_factory=asyncio.Event)
 
     def activities(self) -> list[Callable[..., object]]:
         stubs = self
@@ -124,6 +129,10 @@ class Stubs:
         @activity.defn(name="requeue_job")
         async def requeue_job(request: RequeueRequest) -> RequeueResult:
             stubs.requeues.append(request)
+            if stubs.race_write_and_requeue and stubs.requeue_ended is not None:
+                while not stubs.writing.is_set():
+                    activity.heartbeat()  # requeue_job has a heartbeat timeout
+                    await asyncio.sleep(0.05)
             if stubs.refuse is not None:
                 raise ApplicationError("no", type=stubs.refuse.value, non_retryable=True)
             if stubs.requeue_ended is not None:
@@ -152,6 +161,10 @@ class Stubs:
                 raise ApplicationError(
                     "database or disk is full", type=ErrorType.DATABASE_UNAVAILABLE.value
                 )
+            if stubs.race_write_and_requeue and not stubs.writing.is_set():
+                stubs.writing.set()
+                while not stubs.records:
+                    await asyncio.sleep(0.02)
             stubs.records.append(event)
             return RecordResult(written=True)
 
@@ -726,3 +739,30 @@ async def test_an_unwritten_decision_that_never_ran_is_written_as_not_acted(
     crash_record = next(r for r in stubs.records if r.observed is Observed.CRASH)
     assert not crash_record.acted and crash_record.record is not None
     assert not crash_record.record.acted
+
+
+async def test_a_decision_superseded_while_its_late_write_runs_is_written_again(
+    time_skipping_env: WorkflowEnvironment,
+) -> None:
+    """The database refused the crash decision; its background write is under way when the
+    requeue is found not carried out. The write stores it acted; the copy marked meanwhile is
+    written again, not acted (the database then marks the row), so the records count one
+    requeue."""
+    stubs = Stubs(
+        lambda r: (
+            (crash(0) if not r.ignore else exited(0))
+            if r.attempt == 0
+            else exited(1, "COMPLETED", 0)
+        )
+    )
+    stubs.requeue_ended = ("FAILED", 0)
+    stubs.record_failures = 3  # the crash decision's own tries
+    stubs.race_write_and_requeue = True
+    outcome = await run_to_end(time_skipping_env, stubs, job())
+    assert outcome.outcome is Outcome.COMPLETED
+    crash_writes = [r for r in stubs.records if r.observed is Observed.CRASH]
+    assert [w.acted for w in crash_writes] == [True, False], crash_writes
+    assert len({w.event_id for w in crash_writes}) == 1
+    final = {r.event_id: r for r in stubs.records}  # a write not acted marks the stored row
+    acted = [r.observed for r in final.values() if r.action is Action.REQUEUE and r.acted]
+    assert acted == [Observed.EXITED]  # the one requeue Slurm did

@@ -605,12 +605,21 @@ class LogEngine:
         if events:
             for event in events:
                 self._on_checkpoint(event, at)
+            if "xiting now" in line:  # Megatron: "Saving a checkpoint and exiting now. ..."
+                return detect_crash(line, self._names)
             return None
         if self._open_save is not None and self._open_save[2] and TRAINING_DONE.search(line):
             self._close_save(at)  # training ended normally after the save: it went through
             return None
         progress = parse_progress(line)
         if progress is not None:
+            if "rror" in line or "xception" in line:
+                # A failure report that also counts something ("Detected 2 oom-kill events in
+                # step 3756240.batch", "FloatingPointError: ... at iteration=1029!") is the
+                # failure: it is no step of training.
+                failure = detect_crash(line, self._names)
+                if failure is not None:
+                    return failure
             return self._on_progress(progress, line, at)
         if "Rank=" in line or "STRAGGLER" in line:
             self._on_straggler(line)

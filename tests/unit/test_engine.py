@@ -500,3 +500,46 @@ def test_nvrx_missed_heartbeat_is_a_hang_at_once() -> None:
     assert finding is not None and finding.kind is Observed.HANG
     assert "subsequent heartbeat" in finding.summary and finding.evidence == (line,)
     assert engine.feed(line, 3.0) is None  # reported once
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        # slurmstepd names the step ("step 3756240.batch"), not a training step
+        ("slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup",
+         "host_oom"),
+        # detectron2 names the iteration the loss diverged at
+        ("FloatingPointError: Loss became infinite or NaN at iteration=1029!", "python_exception"),
+    ],
+)  # fmt: skip
+def test_a_failure_report_that_counts_steps_is_a_failure_not_progress(line: str, name: str) -> None:
+    e = engine()
+    feed(e, [progress(10)], at=0.0)
+    assert feed(e, [line], at=5.0) == []
+    assert [s.name for s in e.pending] == [name]
+    assert e.iteration == 10
+    # counter-example: a progress line with "error" in a metric's name stays progress
+    healthy = engine()
+    feed(healthy, [progress(10), "iteration 11/100 | train_error: 0.12 | lm loss: 2.1"], at=0.0)
+    assert healthy.iteration == 11 and healthy.pending == ()
+
+
+def test_megatron_exit_16_on_its_checkpoint_line_is_read() -> None:
+    """ "Saving a checkpoint and exiting now" starts a save and asks for other hardware."""
+    e = engine()
+    feed(e, [progress(13)], at=0.0)
+    finding = e.feed(
+        "0: WARNING:megatron.core.rerun_state_machine:Saving a checkpoint and exiting now. Please "
+        "resume the job from the checkpoint to rerun the last iteration and establish a diagnostic",
+        5.0,
+    )
+    assert finding is not None and finding.kind is Observed.CRASH
+    assert finding.category == "GPU" and finding.requeue_warranted is True
+
+
+def test_a_pbs_deletion_yields_to_the_reason_given_with_it() -> None:
+    deleted = "Job deleted at request of root@mskcc-fe1.local"
+    result = attribute(signals(deleted, "job preempted (node failure)"))
+    assert result is not None and result.category == "NODE"
+    alone = attribute(signals(deleted))
+    assert alone is not None and alone.category == "SCHEDULER"

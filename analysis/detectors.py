@@ -254,8 +254,10 @@ _STEP = re.compile(
 # PyTorch's examples: "Train Epoch: 2 [2560/60000 (4%)]": the samples seen, counted on across
 # epochs ((epoch - 1) x total + seen), so that the count only grows.
 _TRAIN_EPOCH = re.compile(r"Train Epoch: (?P<epoch>\d+) \[(?P<seen>\d+)/(?P<total>\d+) \(")
-# A tqdm bar's redraw: "| 52/200 [00:23<00:59,  2.49it/s]".
+# A tqdm bar's redraw: "| 52/200 [00:23<00:59,  2.49it/s]"; Lightning's names its epoch, whose
+# batches it counts from 0 again: "Epoch 2:  50%|#####     | 50/100 [00:08<00:08,  5.83it/s]".
 _BAR = re.compile(r"\|\s*\d+/\d+ \[")
+_EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "rain Epoch:")  # fmt: skip
 
@@ -287,6 +289,10 @@ def parse_progress(text: str) -> Progress | None:
     if iteration is None:
         m = _STEP.search(last)
         iteration = (m["n"] or m["bar"]) if m is not None else None
+        if m is not None and m["bar"] and "Epoch " in last:
+            e = _EPOCH_BAR.search(last)
+            if e is not None:  # batches counted on across epochs, so that the count only grows
+                iteration = str(int(e["epoch"]) * int(e["total"]) + int(e["n"]))
     if iteration is None and "rain Epoch:" in text:
         m = _TRAIN_EPOCH.search(text)
         if m is not None:

@@ -106,9 +106,9 @@ def test_former_heldout_set_meets_its_floor() -> None:
 def test_former_fresh_set_meets_its_floor() -> None:
     """The second former held-out set, tuning data since heldout3/ was drawn."""
     m = metrics(score_split("fresh"))
-    assert m.anomaly.value >= 0.87  # 80 of 91
+    assert m.anomaly.value >= 0.90  # 82 of 91
     assert m.attribution.value >= 0.89  # 34 of 38
-    assert m.requeue.value >= 0.81  # 50 of 61
+    assert m.requeue.value >= 0.85  # 52 of 61
     assert m.false_alarms == 0
 
 

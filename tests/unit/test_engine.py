@@ -543,3 +543,26 @@ def test_a_pbs_deletion_yields_to_the_reason_given_with_it() -> None:
     assert result is not None and result.category == "NODE"
     alone = attribute(signals(deleted))
     assert alone is not None and alone.category == "SCHEDULER"
+
+
+def bar_line(rates: list[float], total: int = 100) -> str:
+    """One physical line of a Lightning run: every tqdm redraw, carriage-return separated."""
+    redraws = []
+    for step, rate in enumerate(rates, start=1):
+        epoch, n = divmod(step, total)
+        redraws.append(
+            f"Epoch {epoch}:  {n}%|#     | {n}/{total} [00:01<00:09, {rate:.2f}it/s, v_num=0]"
+        )
+    return "\r".join(redraws)
+
+
+def test_progress_bar_redraws_on_one_line_are_each_a_report() -> None:
+    # 2 epochs at 10 it/s, then half speed for the rest of the run: a straggler
+    e = engine()
+    found = feed(e, [bar_line([10.0] * 200 + [5.0] * 150)], at=0.0)
+    assert [f.kind for f in found] == [Observed.STRAGGLER]
+    assert e.iteration == 350  # batches counted on across epochs
+    # counter-example: 15 slow steps in a row (a data loader hiccup) are no sustained drop: a
+    # bar's per-step rate is read every 10th step, so they are 2 reports, not 15
+    e = engine()
+    assert feed(e, [bar_line([10.0] * 200 + [5.0] * 15 + [10.0] * 135)], at=0.0) == []

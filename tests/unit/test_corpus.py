@@ -97,10 +97,10 @@ def test_tuning_set() -> None:
 def test_former_heldout_set_meets_its_floor() -> None:
     """Held out until heldout3/ was drawn; since then tuning data (its misses were studied)."""
     m = metrics(score_split("heldout"))
-    assert m.anomaly.value >= 0.89  # 91 of 102
+    assert m.anomaly.value >= 0.90  # 92 of 102
     assert m.attribution.value >= 0.93  # 56 of 60
     assert m.requeue.value >= 0.89  # 69 of 77
-    assert m.false_alarms <= 1
+    assert m.false_alarms == 0
 
 
 def test_former_fresh_set_meets_its_floor() -> None:

@@ -133,6 +133,8 @@ _TOKENS = (
     "mpirun",
     "MPI_",
     "ORTE",
+    "peer process",  # Open MPI: "An MPI communication peer process has unexpectedly disconnected"
+    "ommand not found",  # a launcher's daemon or the job's program missing on a host
     "ssh: ",
     "low on resource",
     "OOMKilled",

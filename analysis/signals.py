@@ -387,7 +387,8 @@ _TRANSPORT = re.compile(
     r"|link (?:down|flap)|Failed to execute operation|[Pp]roxy (?:thread|Service).*?error"
     r"|NET/(?:IB|OFI|Socket)[^:]*: .*(?:fail|error|Couldn't)|Couldn't open AV|ibv_\w+ failed"
     r"|Transport retry count exceeded|IBV_WC_\w+_ERR|(?:ncclSystemError|ncclRemoteError)"
-    r"|unhandled system error|remote process exited|network error",
+    r"|unhandled system error|remote process exited|network error"
+    r"|efa_rdm_\w+_handle_error\(\)",
     re.IGNORECASE,
 )
 # NCCL WARN lines that every healthy job can print while it starts.
@@ -462,7 +463,8 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
     m = _TRANSPORT.search(text)
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
-                          or "Dist" in text or "Proxy" in text or "Net :" in text):  # fmt: skip
+                          or "Dist" in text or "Proxy" in text or "Net :" in text
+                          or "libfabric" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
@@ -534,6 +536,13 @@ _CHILD_FAILED = re.compile(
     r"|mpirun detected that one or more processes exited with non-zero status"
     r"|An error occurred in MPI_\w+|MPI_ERRORS_ARE_FATAL"
 )
+# Open MPI and Horovod saying that another process died (its own output has the cause, maybe
+# further on in a merged log: these wait for it, they do not report at once).
+_PEER_PROCESS_DIED = re.compile(
+    r"Per user-direction, the job has been aborted|MPI communication peer process has unexpectedly"
+    r" disconnected|Horovod has been shut down\. This was caused by an exception on one of the"
+    r" ranks"
+)
 # slurmctld's record of how a job ended: "_job_complete: JobId=127441 WTERMSIG 9".
 _JOB_COMPLETE = re.compile(
     r"_job_complete: JobId=(?P<id>\d+) (?:WTERMSIG (?P<sig>\d+)|WEXITSTATUS (?P<code>\d+))"
@@ -558,7 +567,7 @@ _NCCL_OPS_FAILED = "Some NCCL operations have failed or timed out"
 # torch elastic's "exitcode  : 17", LSF's "Exited with exit code 17.", "exit status 17".
 _EXIT_STATUS = re.compile(
     r"(?i:exitcode)\s*:\s*(?P<a>\d+)|Exited with exit code (?P<b>\d+)"
-    r"|exit(?:ed with)? (?:status|code)[ =](?P<c>\d+)"
+    r"|exit(?:ed with)? (?:status|code)(?:[ =]| = )(?P<c>\d+)"
 )
 # Megatron-LM's re-run state machine (megatron/core/rerun_state_machine.py) says which exit it
 # takes: re-run elsewhere (16) or validation failed, do not go on (17).
@@ -648,6 +657,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     if m is not None:
         return Signal("worker_failed", UNKNOWN, f"a worker process failed: {m.group(0)}", line,
                       True, nodes, rank, victim=True)  # fmt: skip
+    if "aborted" in text or "peer process" in text or "Horovod" in text:
+        m = _PEER_PROCESS_DIED.search(text)
+        if m is not None:
+            return Signal("worker_failed", UNKNOWN, f"another process died: {m.group(0)}", line,
+                          False, nodes, rank, victim=True)  # fmt: skip
     if status:
         # A launcher's, batch system's or operator's word that a process failed, without the
         # cause: whatever the log said before it explains the failure.
@@ -669,6 +683,7 @@ _STORAGE = re.compile(
     r"|\[Errno 28\]|ENOSPC)|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|ESTALE)"
     r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|EDQUOT)"
     r"|(?P<erofs>Read-only file system|\[Errno 30\])"
+    r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
     r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading)"
     r"|(?P<fs>LustreError|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
@@ -689,7 +704,7 @@ def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal
     m = _STORAGE.search(text)
     if m is None:
         return None
-    if m.lastgroup == "fs" and _NOT_STORAGE.search(text):
+    if m.lastgroup in ("fs", "ckptop") and (_NOT_STORAGE.search(text) or "Not found:" in text):
         return None
     which = m.lastgroup or "io"
     return Signal(f"storage_{which}", STORAGE, f"storage error: {m.group(0)[:120]}", line,

@@ -157,6 +157,18 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     # a mixed-precision loss scale driven below fp16's range: every step overflows
     ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 1e-323", "loss_scale_collapsed", "APPLICATION", False, (), False, False, False, False),
     ("[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1e-08, reducing to 0.0", "loss_scale_collapsed", "APPLICATION", False, (), False, False, False, False),
+    # Open MPI and Horovod: another process died (victims; they wait for its own report)
+    ("a non-zero exit code. Per user-direction, the job has been aborted.", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("An MPI communication peer process has unexpectedly disconnected.  This", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("W tensorflow/core/framework/op_kernel.cc:1318] OP_REQUIRES failed at mpi_ops.cc:422 : Aborted: Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    # NVRx's launcher: exit code 93, do not restart
+    ("0: 2026-11-23 00:15:28,380 [ERROR] [node1] launcher.py:3653 NVRx decided the job must not be restarted (no_progress): Progress tracker detected no progress across restarts.. Agent's exit code = 93", "exit_code", "APPLICATION", True, ("node1",), False, False, False, False),
+    # libfabric's EFA provider: a transport error between two hosts
+    ("libfabric:451707:1708520807::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5, message: Invalid address My EFA addr: fi_addr_efa://[fe80::13:c2ff:fe6f:f03d]:0:1072483550", "transport_error", "NETWORK", False, (), True, False, False, False),
+    # Open MPI's daemon missing on a remote host: the setup's error
+    ("bash: orted: command not found", "cannot_run", "APPLICATION", False, (), False, False, False, False),
+    # TensorFlow's checkpoint save op failed on its store
+    ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
 
 
@@ -224,12 +236,20 @@ HEALTHY = [
     "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
     "  Exit Status:        0",
     "Resources Used:  cput=02:13:44,mem=38427376kb,vmem=40122112kb,walltime=00:24:18",
+    "[1,0]<stdout>:Horovod has been initialized with 8 ranks",
+    "launcher.py:3653 the agent finished, exit code = 0",
 ]
 
 
 @pytest.mark.parametrize("line", HEALTHY)
 def test_healthy_lines_are_no_crash(line: str) -> None:
     assert detect_crash(line, NODES) is None
+
+
+def test_a_checkpoint_op_on_a_missing_file_is_no_storage_fault() -> None:
+    line = "OP_REQUIRES failed at save_restore_v2_ops.cc:109 : Not found: /ckpt/model.ckpt-100; No such file or directory"
+    signal = detect_crash(line, NODES)
+    assert signal is None or signal.category != "STORAGE"
 
 
 def test_prefilter_rejects_typical_healthy_lines() -> None:

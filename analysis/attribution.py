@@ -58,6 +58,8 @@ def _with_rank_node(signal: Signal, rank_nodes: Sequence[str]) -> Signal:
 def _klass(signal: Signal) -> int:
     if signal.victim:
         return 5
+    if signal.name == "job_deleted":
+        return 4  # a deletion record: a reason stated with it (node failure, limit) is the cause
     if signal.category in (GPU, NODE) and signal.exclude and signal.nodes:
         return 0
     if signal.category in (GPU, NODE, SCHEDULER):

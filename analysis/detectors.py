@@ -133,12 +133,18 @@ _TOKENS = (
     "mpirun",
     "MPI_",
     "ORTE",
+    "peer process",  # Open MPI: "An MPI communication peer process has unexpectedly disconnected"
+    "ommand not found",  # a launcher's daemon or the job's program missing on a host
     "ssh: ",
     "low on resource",
     "OOMKilled",
     "victed",
     "retry count",
     "IBV_WC",
+    # PBS/Torque/Moab records of a job the site ended; a mixed-precision loss scale collapsing.
+    "eleted at request",
+    "allclock",
+    "loss scale",
     "xitCode",
     "xited with",
     "xit code",
@@ -157,6 +163,7 @@ _TOKENS = (
     "tok/s",
     "tokens/s",
     "TFLOP",
+    "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
     # Checkpoint forms without "heckpoint": "Saving current state to", "Loading states from",
     # "Writing model shards", and the ends of training that complete a save begun before them.
     "Training completed",
@@ -206,8 +213,10 @@ def next_candidate(data: bytes, pos: int) -> int:
 # read with an anchored match at that spot (several times cheaper than a regex search each).
 _NUM_AFTER_ITERATION = re.compile(r"\s*[:=#]?\s*(\d+)")  # "iteration 30/..", "iteration=30"
 _NUM_AFTER_TFLOP = re.compile(r"[^:=|]{0,40}[:=]\s*([\d.]+)")  # "TFLOP/s/GPU): 386.7"
-_NUM_AFTER_LOSS = re.compile(  # "lm loss: 2.3E+00", "loss value: nan", "train_loss=inf"
-    r"(?: value)?\s*[:=]\s*([-+]?(?:[Nn]a[Nn]|[Ii]nf|[\d.]+(?:[eE][-+]?\d+)?))"
+_NUM_AFTER_LOSS = re.compile(  # "lm loss: 2.3E+00", "loss value: nan", "train_loss=inf",
+    # nanoGPT's "iter 3010: loss nan, time ..." (a space only)
+    r"(?: value)?(?:\s*[:=]\s*|[ \t]+)"
+    r"([-+]?(?:[Nn]a[Nn]|[Ii]nf|[\d.]+(?:[eE][-+]?\d+)?))(?![A-Za-z])"
 )
 _NUM = re.compile(r"\s*([\d.]+)")
 _ELAPSED_KEY = "elapsed time per iteration (ms):"
@@ -244,8 +253,26 @@ def _field(text: str, key: str, pattern: re.Pattern[str], tries: int = 3) -> str
 _STEP = re.compile(
     r"(?:\b(?:global[_ ])?step|\biter)\s*[:=#]?\s*(?P<n>\d+)\b(?!\s*%)|\|\s*(?P<bar>\d+)/\d+ \["
 )
+# PyTorch's examples: "Train Epoch: 2 [2560/60000 (4%)]": the samples seen, counted on across
+# epochs ((epoch - 1) x total + seen), so that the count only grows.
+_TRAIN_EPOCH = re.compile(r"Train Epoch: (?P<epoch>\d+) \[(?P<seen>\d+)/(?P<total>\d+) \(")
+# A tqdm bar's redraw: "| 52/200 [00:23<00:59,  2.49it/s]"; Lightning's names its epoch, whose
+# batches it counts from 0 again: "Epoch 2:  50%|#####     | 50/100 [00:08<00:08,  5.83it/s]".
+_BAR = re.compile(r"\|\s*\d+/\d+ \[")
+_EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
-                   "/sec", "wps", "tok/s", "tokens/s")  # fmt: skip
+                   "/sec", "wps", "tok/s", "tokens/s", "rain Epoch:")  # fmt: skip
+
+
+def _last_report(text: str) -> str:
+    """What a line redrawn with carriage returns shows last: its last segment, or its last
+    progress bar when a record followed the bar (HF Trainer clears the bar, then prints its
+    log dict on the same line)."""
+    segments = text.split("\r")
+    for segment in reversed(segments):
+        if _BAR.search(segment):
+            return segment
+    return segments[-1]
 
 
 def parse_progress(text: str) -> Progress | None:
@@ -260,9 +287,18 @@ def parse_progress(text: str) -> Progress | None:
     # "iterations: 3" (Megatron's "number of skipped iterations") is no iteration number: a
     # digit must follow "iteration" directly.
     iteration = _field(text, "iteration", _NUM_AFTER_ITERATION) if "iteration" in text else None
+    last = _last_report(text) if "\r" in text else text
     if iteration is None:
-        m = _STEP.search(text.rsplit("\r", 1)[-1])
+        m = _STEP.search(last)
         iteration = (m["n"] or m["bar"]) if m is not None else None
+        if m is not None and m["bar"] and "Epoch " in last:
+            e = _EPOCH_BAR.search(last)
+            if e is not None:  # batches counted on across epochs, so that the count only grows
+                iteration = str(int(e["epoch"]) * int(e["total"]) + int(e["n"]))
+    if iteration is None and "rain Epoch:" in text:
+        m = _TRAIN_EPOCH.search(text)
+        if m is not None:
+            iteration = str((int(m["epoch"]) - 1) * int(m["total"]) + int(m["seen"]))
     tflops = _field(text, "TFLOP", _NUM_AFTER_TFLOP) if has_tflop else None
     elapsed = _field(text, _ELAPSED_KEY, _NUM, 1) if "elapsed" in text else None
     # Megatron's two readings are read already: the general patterns need not look for them.
@@ -271,7 +307,7 @@ def parse_progress(text: str) -> Progress | None:
         known.append(("step_time", 1.0 / step_ms))
     if tflops is not None and (value := _float(tflops)):
         known.append(("tflops", value))
-    rates = throughput_readings(text, known)
+    rates = throughput_readings(last, known)
     if iteration is None and tflops is None and not rates:
         return None
     loss = _field(text, "loss", _NUM_AFTER_LOSS) or _field(text, "Loss", _NUM_AFTER_LOSS)

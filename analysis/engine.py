@@ -92,6 +92,10 @@ _CADENCE_WINDOW = 32
 _RECENT_SAVES = 64
 
 
+# A progress bar's redraws feed the throughput baseline once per this many steps.
+_REDRAW_RATE_EVERY = 10
+
+
 class LogEngine:
     def __init__(self, context: AnalyzerContext) -> None:
         self._context = context
@@ -605,12 +609,23 @@ class LogEngine:
         if events:
             for event in events:
                 self._on_checkpoint(event, at)
+            if "xiting now" in line:  # Megatron: "Saving a checkpoint and exiting now. ..."
+                return detect_crash(line, self._names)
             return None
         if self._open_save is not None and self._open_save[2] and TRAINING_DONE.search(line):
             self._close_save(at)  # training ended normally after the save: it went through
             return None
         progress = parse_progress(line)
         if progress is not None:
+            if "rror" in line or "xception" in line:
+                # A failure report that also counts something ("Detected 2 oom-kill events in
+                # step 3756240.batch", "FloatingPointError: ... at iteration=1029!") is the
+                # failure: it is no step of training.
+                failure = detect_crash(line, self._names)
+                if failure is not None:
+                    return failure
+            if "\r" in line and line.count("\r", line.find("\r") + 1) > 0:
+                return self._on_redraws(progress, line, at)
             return self._on_progress(progress, line, at)
         if "Rank=" in line or "STRAGGLER" in line:
             self._on_straggler(line)
@@ -631,6 +646,21 @@ class LogEngine:
                     True, (), None, True, victim=True, hang=True,
                 )  # fmt: skip
         return detect_crash(line, self._names)
+
+    def _on_redraws(self, whole: Progress, line: str, at: float) -> Signal | None:
+        """A progress bar redrawn with carriage returns (tqdm: HF Trainer, Lightning, ...): one
+        physical line may hold a whole epoch's redraws, each its own report."""
+        redraws = [(p, s) for s in line.split("\r") if (p := parse_progress(s)) is not None]
+        if len(redraws) < 2:
+            return self._on_progress(whole, line, at)  # one report, however it was drawn
+        found = None
+        for progress, segment in redraws:
+            if progress.rates and (progress.iteration or 0) % _REDRAW_RATE_EVERY:
+                # A bar's rate is a per-step reading: taken every 10th step (the cadence
+                # frameworks log at), a few slow steps in a row are not a sustained drop.
+                progress = progress._replace(rates=())
+            found = self._on_progress(progress, segment, at) or found
+        return found
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
         self.last_progress = progress

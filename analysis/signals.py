@@ -102,9 +102,16 @@ _LSF_SCHEDULER = frozenset(
 )
 _WALLTIME = re.compile(
     r"walltime \S+ exceeded limit|exceeded its walltime|walltime limit|h_rt (?:limit )?exceeded"
-    r"|job killed: (?:walltime|cput)|DUE TO TIME LIMIT",
+    r"|job killed: (?:walltime|cput)|DUE TO TIME LIMIT|exceeded (?:its )?wallclock limit",
     re.IGNORECASE,
 )
+# PBS/Torque: the server's record of a deletion ("Job deleted at request of root@sched1"): by an
+# administrator or the scheduler a site-side kill; by the user, a cancel that names no cause. A
+# reason stated with it (a node failure, a limit) is the cause (attribution ranks it after them).
+_PBS_DELETED = re.compile(r"[Jj]ob deleted at request of (?P<who>[\w.-]+)@")
+# PBS reports a job killed by signal N as exit status 256 + N: 271 is SIGTERM from the batch
+# system (qdel, preemption, a limit), i.e. the site ended it.
+_PBS_SIGTERM = re.compile(r"Exit[_ ]Status:?\s*=?\s*271\b|Linux Signal 15 SIGTERM")
 _PREEMPTION = re.compile(
     r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
@@ -148,7 +155,19 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
             if why in ("MEMLIMIT", "SWAP"):
                 return Signal("lsf_memlimit", NODE, f"LSF: {m['what'][:150]}", line, True, (),
                               rank, True)  # fmt: skip
-    if "alltime" in text or "h_rt" in text:
+    if "eleted at request" in text:
+        m = _PBS_DELETED.search(text)
+        if m is not None:
+            what = f"job deleted at request of {m['who']}"
+            if m["who"] == "root":
+                return Signal("job_deleted", SCHEDULER, what, line, False, (), rank, True)
+            return Signal("job_deleted", UNKNOWN, what, line, False, (), rank, victim=True)
+    if "Status" in text and ("271" in text or "Linux Signal" in text):
+        m = _PBS_SIGTERM.search(text)
+        if m is not None:
+            return Signal("batch_sigterm", SCHEDULER, f"terminated by the batch system: "
+                          f"{m.group(0)}", line, False, (), rank, True)  # fmt: skip
+    if "alltime" in text or "h_rt" in text or "allclock" in text:
         m = _WALLTIME.search(text)
         if m is not None:
             return Signal("walltime", SCHEDULER, f"time limit: {text.strip()[:150]}", line, True,
@@ -260,13 +279,15 @@ _NVLINK = re.compile(
 # the device or driver failed, as opposed to the program.
 _CUDA_DEVICE_CODES = frozenset({3, 30, 39, 46, 63, 64, 100, 101, 214, 218, 219, 220, 999})
 _CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716, 719})
-_CUDA_RUNTIME_CODE = re.compile(r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): ")
+_CUDA_RUNTIME_CODE = re.compile(
+    r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): |[Cc]uda failure (\d+)"
+)
 _CUDA = re.compile(
     r"CUDA error: (?P<msg>[^.\n]*?)(?:\.|$|\s*\(|\s*CUDA kernel|\s*Search for|\s*Compile with)"
     r"|(?P<code>CUDA_ERROR_[A-Z_]+|cudaError[A-Za-z]+)"
     r"|cuda runtime error \(\d+\) : (?P<legacy>[^\n]*?)(?: at |$)"
     r"|THCudaCheck FAIL .*?: (?P<thc>[^\n]*)"
-    r"|CUDA (?:failure|Error)[: ]+(?P<other>[^\n]*)"
+    r"|(?:CUDA|Cuda) (?:failure|Error)[: ]+(?P<other>[^\n]*)"
 )
 # CUDA error texts: (needle, name, category, immediate)
 _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
@@ -366,7 +387,8 @@ _TRANSPORT = re.compile(
     r"|link (?:down|flap)|Failed to execute operation|[Pp]roxy (?:thread|Service).*?error"
     r"|NET/(?:IB|OFI|Socket)[^:]*: .*(?:fail|error|Couldn't)|Couldn't open AV|ibv_\w+ failed"
     r"|Transport retry count exceeded|IBV_WC_\w+_ERR|(?:ncclSystemError|ncclRemoteError)"
-    r"|unhandled system error|remote process exited|network error",
+    r"|unhandled system error|remote process exited|network error"
+    r"|efa_rdm_\w+_handle_error\(\)",
     re.IGNORECASE,
 )
 # NCCL WARN lines that every healthy job can print while it starts.
@@ -441,7 +463,8 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
     m = _TRANSPORT.search(text)
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
-                          or "Dist" in text or "Proxy" in text or "Net :" in text):  # fmt: skip
+                          or "Dist" in text or "Proxy" in text or "Net :" in text
+                          or "libfabric" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
@@ -465,7 +488,20 @@ _HOST_OOM = re.compile(
     r"|Detected (?P<events>\d+) oom[-_]kill event|\boom[-_]kill\b|oom-killer"
     r"|Exceeded (?:job|step) memory limit|exceeded (?:the )?memory limit"
     r"|TERM_MEMLIMIT|killed by the cgroup out-of-memory"
+    r"|job killed: [vp]?mem .{0,80}exceeded limit"
 )
+# The host's own hardware (CPU, memory, PCIe) as the kernel reports it: an uncorrected memory
+# error (EDAC "UE"; "CE", corrected, is routine) or a fatal APEI/machine-check event.
+_HOST_HARDWARE = re.compile(
+    r"EDAC \S+: \d+ UE\b|\[Hardware Error\]: (?:event severity: fatal|.*\bUncorrected\b)"
+)
+# A mixed-precision loss scale halved below fp16's smallest value (2^-24) by overflow after
+# overflow (apex "reducing loss scale to 1e-45", DeepSpeed "..., reducing to 0.0"): every
+# gradient is inf/NaN, the job is numerically broken however long it runs on.
+_LOSS_SCALE = re.compile(
+    r"(?:reducing loss scale to|[Ll]oss scale:? \S+, reducing to) ([\d.eE+-]+)"
+)
+_LOSS_SCALE_FLOOR = 2.0**-24
 _BUS_ERROR = re.compile(r"\bBus error\b|bus error encountered|\bSIGBUS\b", re.IGNORECASE)
 # Fatal signals only in the grammar of a death report: "Installing signal handlers for SIGTERM,
 # SIGINT and SIGABRT" names a signal and reports nothing.
@@ -500,6 +536,13 @@ _CHILD_FAILED = re.compile(
     r"|mpirun detected that one or more processes exited with non-zero status"
     r"|An error occurred in MPI_\w+|MPI_ERRORS_ARE_FATAL"
 )
+# Open MPI and Horovod saying that another process died (its own output has the cause, maybe
+# further on in a merged log: these wait for it, they do not report at once).
+_PEER_PROCESS_DIED = re.compile(
+    r"Per user-direction, the job has been aborted|MPI communication peer process has unexpectedly"
+    r" disconnected|Horovod has been shut down\. This was caused by an exception on one of the"
+    r" ranks"
+)
 # slurmctld's record of how a job ended: "_job_complete: JobId=127441 WTERMSIG 9".
 _JOB_COMPLETE = re.compile(
     r"_job_complete: JobId=(?P<id>\d+) (?:WTERMSIG (?P<sig>\d+)|WEXITSTATUS (?P<code>\d+))"
@@ -524,7 +567,7 @@ _NCCL_OPS_FAILED = "Some NCCL operations have failed or timed out"
 # torch elastic's "exitcode  : 17", LSF's "Exited with exit code 17.", "exit status 17".
 _EXIT_STATUS = re.compile(
     r"(?i:exitcode)\s*:\s*(?P<a>\d+)|Exited with exit code (?P<b>\d+)"
-    r"|exit(?:ed with)? (?:status|code)[ =](?P<c>\d+)"
+    r"|exit(?:ed with)? (?:status|code)(?:[ =]| = )(?P<c>\d+)"
 )
 # Megatron-LM's re-run state machine (megatron/core/rerun_state_machine.py) says which exit it
 # takes: re-run elsewhere (16) or validation failed, do not go on (17).
@@ -536,12 +579,12 @@ _MEGATRON_RERUN = re.compile(
 
 def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     nodes = names.find(text)
-    if "emory" in text or "oom" in text or "MEMLIMIT" in text:
+    if "emory" in text or "oom" in text or "MEMLIMIT" in text or "killed: " in text:
         m = _HOST_OOM.search(text)
         if m is not None:
             return Signal("host_oom", NODE, f"host out of memory: {m.group(0)}", line, False,
                           nodes, rank, True, detail=m["proc"] or "")  # fmt: skip
-    if "us error" in text or "SIGBUS" in text:
+    if "us error" in text or "US error" in text or "SIGBUS" in text:
         m = _BUS_ERROR.search(text)
         if m is not None:
             return Signal("bus_error", NODE, f"bus error: {text.strip()[:150]}", line, True,
@@ -614,6 +657,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     if m is not None:
         return Signal("worker_failed", UNKNOWN, f"a worker process failed: {m.group(0)}", line,
                       True, nodes, rank, victim=True)  # fmt: skip
+    if "aborted" in text or "peer process" in text or "Horovod" in text:
+        m = _PEER_PROCESS_DIED.search(text)
+        if m is not None:
+            return Signal("worker_failed", UNKNOWN, f"another process died: {m.group(0)}", line,
+                          False, nodes, rank, victim=True)  # fmt: skip
     if status:
         # A launcher's, batch system's or operator's word that a process failed, without the
         # cause: whatever the log said before it explains the failure.
@@ -635,6 +683,7 @@ _STORAGE = re.compile(
     r"|\[Errno 28\]|ENOSPC)|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|ESTALE)"
     r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|EDQUOT)"
     r"|(?P<erofs>Read-only file system|\[Errno 30\])"
+    r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
     r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading)"
     r"|(?P<fs>LustreError|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
@@ -655,7 +704,7 @@ def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal
     m = _STORAGE.search(text)
     if m is None:
         return None
-    if m.lastgroup == "fs" and _NOT_STORAGE.search(text):
+    if m.lastgroup in ("fs", "ckptop") and (_NOT_STORAGE.search(text) or "Not found:" in text):
         return None
     which = m.lastgroup or "io"
     return Signal(f"storage_{which}", STORAGE, f"storage error: {m.group(0)[:120]}", line,
@@ -702,6 +751,16 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         if m is not None:
             return Signal("credential", NODE, f"authentication (munge/slurmd): {m.group(0)}",
                           line, True, names.find(text), rank, True)  # fmt: skip
+    if "EDAC" in text or "Hardware Error" in text:
+        m = _HOST_HARDWARE.search(text)
+        if m is not None:
+            return Signal("host_hardware", NODE, f"host hardware error: {text.strip()[:150]}",
+                          line, False, names.find(text), rank, True, True)  # fmt: skip
+    if "loss scale" in text:
+        m = _LOSS_SCALE.search(text)
+        if m is not None and _below(m[1], _LOSS_SCALE_FLOOR):
+            return Signal("loss_scale_collapsed", APPLICATION, f"loss scale collapsed to {m[1]}"
+                          " (every step overflows)", line, False, (), rank)  # fmt: skip
     if "Xid" in text and parse_xid(text) is not None:
         return _xid(text, line, rank, names)  # informational Xids (63, 92) are no failure
     found = _gpu(text, line, rank, names)
@@ -727,6 +786,13 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         return Signal("device_assert", APPLICATION, "device-side assertion failed", line, False,
                       names.find(text), rank)  # fmt: skip
     return bare_exception(text, line, rank, names)
+
+
+def _below(number: str, floor: float) -> bool:
+    try:
+        return float(number) < floor
+    except ValueError:
+        return False
 
 
 def _xid(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:

@@ -93,7 +93,9 @@ class ThroughputMonitor:
             return None
         if self.baseline is None:
             self._startup.append(tflops)
-            if len(self._startup) >= s.window:
+            if len(self._startup) > s.window:
+                del self._startup[0]
+            if len(self._startup) == s.window and _settled(self._startup, s.drop):
                 self.baseline = statistics.median(self._startup)
             return None
         if tflops >= (1.0 - s.drop) * self.baseline:
@@ -104,6 +106,17 @@ class ThroughputMonitor:
             return None
         self.confirmed = True
         return Drop(self.baseline, tuple(self._degraded), iteration)
+
+
+def _settled(window: Sequence[float], drop: float) -> bool:
+    """The window is the job's settled speed: it does not end on another level (its last two
+    readings both a drop below or above its median: a job still slowing down or speeding up as
+    it starts), where the median would be a speed the job has already left; then it slides on."""
+    median = statistics.median(window)
+    last = window[-2:]
+    return not (
+        all(x < (1.0 - drop) * median for x in last) or all(x * (1.0 - drop) > median for x in last)
+    )
 
 
 # --- throughput readings in other frameworks' words -------------------------------------------

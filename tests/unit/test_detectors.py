@@ -138,6 +138,37 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     # a missing file is the job's own error, even when a storage library reports it
     ("OSError: Unable to open file (unable to open file: name = './checkpoint/train.h5', errno = 2, error message = 'No such file or directory', flags = 0, o_flags = 0)", "python_exception", "APPLICATION", False, (), False, False, False, False),
     ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "UNKNOWN", True, (), True, False, False, False),
+    # the host's own failures in other software's words: a data loader worker's SIGBUS (Paddle
+    # writes "BUS"), a PBS memory kill, the kernel's uncorrected-memory and fatal APEI reports
+    ("ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared memory (shm)", "bus_error", "NODE", True, (), True, False, False, False),
+    ("=>> PBS: job killed: mem 38427376kb exceeded limit 33554432kb", "host_oom", "NODE", False, (), True, False, False, False),
+    ("dask-worker.o1838772:=>> PBS: job killed: mem job total 115343360 kb exceeded limit 115343360 kb", "host_oom", "NODE", False, (), True, False, False, False),
+    ("[11189.970968] EDAC MC3: 1 UE memory read error on CPU_SrcID#1_MC#1_Chan#2_DIMM#0 (channel:2 slot:0 page:0xb757589)", "host_hardware", "NODE", False, (), True, True, False, False),
+    ("[11219.196524] {1}[Hardware Error]: event severity: fatal", "host_hardware", "NODE", False, (), True, True, False, False),
+    # NCCL's spelling of a CUDA failure: the code (999) says the device failed
+    ("DESKTOP-1CE5APL:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    # PBS/Torque/Moab: the site ended the job (an administrator's deletion, the wallclock limit,
+    # SIGTERM from the batch system as exit status 256 + 15); a user's own deletion names no cause
+    ("Job deleted at request of root@gpc-sched-ib0", "job_deleted", "SCHEDULER", False, (), True, False, False, False),
+    ("04/18/2016 22:55:25;0008;PBS_Server.12149;Job;7082041.hal-sched1.local;Job deleted at request of root@hal-sched1", "job_deleted", "SCHEDULER", False, (), True, False, False, False),
+    ("Job deleted at request of alice@login1", "job_deleted", "UNKNOWN", False, (), True, False, True, False),
+    ("MOAB_INFO:  job exceeded wallclock limit", "walltime", "SCHEDULER", True, (), True, False, False, False),
+    ("  Exit Status:        271 (Linux Signal 15 SIGTERM Termination)", "batch_sigterm", "SCHEDULER", False, (), True, False, False, False),
+    # a mixed-precision loss scale driven below fp16's range: every step overflows
+    ("Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 1e-323", "loss_scale_collapsed", "APPLICATION", False, (), False, False, False, False),
+    ("[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 1e-08, reducing to 0.0", "loss_scale_collapsed", "APPLICATION", False, (), False, False, False, False),
+    # Open MPI and Horovod: another process died (victims; they wait for its own report)
+    ("a non-zero exit code. Per user-direction, the job has been aborted.", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("An MPI communication peer process has unexpectedly disconnected.  This", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("W tensorflow/core/framework/op_kernel.cc:1318] OP_REQUIRES failed at mpi_ops.cc:422 : Aborted: Horovod has been shut down. This was caused by an exception on one of the ranks or an attempt to allreduce", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    # NVRx's launcher: exit code 93, do not restart
+    ("0: 2026-11-23 00:15:28,380 [ERROR] [node1] launcher.py:3653 NVRx decided the job must not be restarted (no_progress): Progress tracker detected no progress across restarts.. Agent's exit code = 93", "exit_code", "APPLICATION", True, ("node1",), False, False, False, False),
+    # libfabric's EFA provider: a transport error between two hosts
+    ("libfabric:451707:1708520807::efa:cq:efa_rdm_txe_handle_error():737<warn> err: 5, message: Invalid address My EFA addr: fi_addr_efa://[fe80::13:c2ff:fe6f:f03d]:0:1072483550", "transport_error", "NETWORK", False, (), True, False, False, False),
+    # Open MPI's daemon missing on a remote host: the setup's error
+    ("bash: orted: command not found", "cannot_run", "APPLICATION", False, (), False, False, False, False),
+    # TensorFlow's checkpoint save op failed on its store
+    ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
 
 
@@ -197,12 +228,28 @@ HEALTHY = [
     "mpirun -np 8 --hostfile hosts python train.py",
     "[2022-05-27T11:37:57.377] _job_complete: JobId=127441 WEXITSTATUS 0",
     "",
+    # counter-examples of the rules above: routine host and mixed-precision noise
+    "[11189.970968] EDAC MC0: 1 CE memory read error on CPU_SrcID#0_MC#0_Chan#1_DIMM#0 (channel:1)",
+    "[11219.196558] {1}[Hardware Error]: event severity: recoverable",
+    "mce: [Hardware Error]: Machine check events logged",
+    "Gradient overflow.  Skipping step, loss scaler 0 reducing loss scale to 32768.0",
+    "[deepspeed] OVERFLOW! Rank 0 Skipping step. Attempted loss scale: 65536, reducing to 32768",
+    "  Exit Status:        0",
+    "Resources Used:  cput=02:13:44,mem=38427376kb,vmem=40122112kb,walltime=00:24:18",
+    "[1,0]<stdout>:Horovod has been initialized with 8 ranks",
+    "launcher.py:3653 the agent finished, exit code = 0",
 ]
 
 
 @pytest.mark.parametrize("line", HEALTHY)
 def test_healthy_lines_are_no_crash(line: str) -> None:
     assert detect_crash(line, NODES) is None
+
+
+def test_a_checkpoint_op_on_a_missing_file_is_no_storage_fault() -> None:
+    line = "OP_REQUIRES failed at save_restore_v2_ops.cc:109 : Not found: /ckpt/model.ckpt-100; No such file or directory"
+    signal = detect_crash(line, NODES)
+    assert signal is None or signal.category != "STORAGE"
 
 
 def test_prefilter_rejects_typical_healthy_lines() -> None:
@@ -305,6 +352,19 @@ def test_traceback_state_is_bounded() -> None:
         ("event=TRAINING_ITERATIONS current_iteration=42 loss=inf tflops=100", 42, None,
          math.inf, None, None),
         ("throughput per GPU (TFLOP/s/GPU): 401.2", None, 401.2, None, None, None),
+        # nanoGPT: the loss after a space only
+        ("2023-03-22 09:32:52 iter 3010: loss nan, time 1019.95ms, mfu 14.12%", 3010, None,
+         math.nan, None, None),
+        ("2023-03-22 09:31:56 iter 2990: loss 3.8853, time 1096.65ms, mfu 15.34%", 2990, None,
+         3.8853, None, None),
+        # PyTorch's examples: samples seen, counted on across epochs
+        ("Train Epoch: 1 [2700/246000 (18%)]\tLoss: 0.000002425569619", 2700, None,
+         0.000002425569619, None, None),
+        ("Train Epoch: 3 [640/60000 (1%)]\tLoss: 0.31", 120640, None, 0.31, None, None),
+        ("iter 5: loss information follows", 5, None, None, None, None),  # no number: no loss
+        # a tqdm bar, then HF Trainer's log record on the same line: the bar is the report
+        (" 25%|##5       | 50/200 [00:22<00:58,  2.56it/s]\r                 \r{'loss': '6.152', "
+         "'epoch': '0.25', 'train_runtime': '22.35'}", 50, None, None, None, None),
     ],
 )  # fmt: skip
 def test_parse_progress(
@@ -338,6 +398,7 @@ def test_parse_progress(
         "[Rank 0] (after 10 iterations) memory (MB) | allocated: 1.0",
         "number of skipped iterations:   1",
         "nothing here",
+        "Train Epoch took 3 minutes",
     ],
 )
 def test_not_progress(line: str) -> None:

@@ -500,3 +500,69 @@ def test_nvrx_missed_heartbeat_is_a_hang_at_once() -> None:
     assert finding is not None and finding.kind is Observed.HANG
     assert "subsequent heartbeat" in finding.summary and finding.evidence == (line,)
     assert engine.feed(line, 3.0) is None  # reported once
+
+
+@pytest.mark.parametrize(
+    ("line", "name"),
+    [
+        # slurmstepd names the step ("step 3756240.batch"), not a training step
+        ("slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup",
+         "host_oom"),
+        # detectron2 names the iteration the loss diverged at
+        ("FloatingPointError: Loss became infinite or NaN at iteration=1029!", "python_exception"),
+    ],
+)  # fmt: skip
+def test_a_failure_report_that_counts_steps_is_a_failure_not_progress(line: str, name: str) -> None:
+    e = engine()
+    feed(e, [progress(10)], at=0.0)
+    assert feed(e, [line], at=5.0) == []
+    assert [s.name for s in e.pending] == [name]
+    assert e.iteration == 10
+    # counter-example: a progress line with "error" in a metric's name stays progress
+    healthy = engine()
+    feed(healthy, [progress(10), "iteration 11/100 | train_error: 0.12 | lm loss: 2.1"], at=0.0)
+    assert healthy.iteration == 11 and healthy.pending == ()
+
+
+def test_megatron_exit_16_on_its_checkpoint_line_is_read() -> None:
+    """ "Saving a checkpoint and exiting now" starts a save and asks for other hardware."""
+    e = engine()
+    feed(e, [progress(13)], at=0.0)
+    finding = e.feed(
+        "0: WARNING:megatron.core.rerun_state_machine:Saving a checkpoint and exiting now. Please "
+        "resume the job from the checkpoint to rerun the last iteration and establish a diagnostic",
+        5.0,
+    )
+    assert finding is not None and finding.kind is Observed.CRASH
+    assert finding.category == "GPU" and finding.requeue_warranted is True
+
+
+def test_a_pbs_deletion_yields_to_the_reason_given_with_it() -> None:
+    deleted = "Job deleted at request of root@mskcc-fe1.local"
+    result = attribute(signals(deleted, "job preempted (node failure)"))
+    assert result is not None and result.category == "NODE"
+    alone = attribute(signals(deleted))
+    assert alone is not None and alone.category == "SCHEDULER"
+
+
+def bar_line(rates: list[float], total: int = 100) -> str:
+    """One physical line of a Lightning run: every tqdm redraw, carriage-return separated."""
+    redraws = []
+    for step, rate in enumerate(rates, start=1):
+        epoch, n = divmod(step, total)
+        redraws.append(
+            f"Epoch {epoch}:  {n}%|#     | {n}/{total} [00:01<00:09, {rate:.2f}it/s, v_num=0]"
+        )
+    return "\r".join(redraws)
+
+
+def test_progress_bar_redraws_on_one_line_are_each_a_report() -> None:
+    # 2 epochs at 10 it/s, then half speed for the rest of the run: a straggler
+    e = engine()
+    found = feed(e, [bar_line([10.0] * 200 + [5.0] * 150)], at=0.0)
+    assert [f.kind for f in found] == [Observed.STRAGGLER]
+    assert e.iteration == 350  # batches counted on across epochs
+    # counter-example: 15 slow steps in a row (a data loader hiccup) are no sustained drop: a
+    # bar's per-step rate is read every 10th step, so they are 2 reports, not 15
+    e = engine()
+    assert feed(e, [bar_line([10.0] * 200 + [5.0] * 15 + [10.0] * 135)], at=0.0) == []

@@ -75,6 +75,16 @@ CASES: list[tuple[str, list[str], int]] = [
         0,
     ),
     ("sustained 30% drop", reports([*STEADY, *[270.7] * 20]), 1),
+    # A job that settles at a lower speed while its baseline is taken (the first steps fast,
+    # then the steady pace): the window that ends on another level slides on.
+    ("settling to a slower pace in the baseline window", reports([300.0] * 6 + [200.0] * 30), 0),
+    # Counter-example: a noisy window that ends within its own spread is the baseline, and a
+    # drop after it is still found.
+    (
+        "noisy baseline window, then a sustained drop",
+        reports([380.0, 390.0, 385.0, 350.0, 420.0, 386.0, 360.0, 400.0, *[250.0] * 12]),
+        1,
+    ),
     ("sustained drop after a recovered dip", reports([*STEADY, 200.0, *STEADY, *[270.0] * 12]), 1),
 ]
 

@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 import enum
 import logging
+import random
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from temporalio import activity
 from activities import telemetry
 from activities.logs.access import JobUser, LogAccessDenied, opener_for
 from activities.logs.locate import AttemptRun, find_attempt_log, search_dirs
+from activities.logs.reader import LogReader
 from activities.logs.scanner import LogScanner, LogUnavailable
 from activities.slurm.client import SlurmClient
 from activities.slurm.poller import ClusterPoller
@@ -140,12 +142,18 @@ class WatchActivities:
         *,
         poll_interval: float = 0.5,
         clock: Clock | None = None,
+        read_gather_s: float | None = None,
+        poll_jitter: float = 0.1,
     ) -> None:
         self._poller = poller
         self._control = control
         self._analyzer_factory = analyzer_factory
         self._poll_interval = poll_interval
         self._clock = clock or Clock()
+        # Every watch's log reads, one thread call per gathering window (activities/logs/reader).
+        gather = min(0.05, poll_interval / 10) if read_gather_s is None else read_gather_s
+        self._reader = LogReader(gather)
+        self._poll_jitter = poll_jitter
 
     @activity.defn(name=ActivityName.WATCH_ATTEMPT)
     async def watch_attempt(self, request: WatchRequest) -> Observation:
@@ -173,6 +181,7 @@ class _AttemptWatcher:
         self.found_at = 0.0  # when this watcher read a finding (metrics: crash line -> held)
         self.ignore = set(request.ignore)
         self.last_beat = 0.0
+        self.details: dict[str, Any] | None = None  # what the last heartbeat carried
         self.missing_since: float | None = None  # wall time the job was first found missing
         self.next_direct_check = 0.0
         self.slurm_error = ""
@@ -182,7 +191,8 @@ class _AttemptWatcher:
 
     def close(self) -> None:
         if self.log.scanner is not None:
-            self.log.scanner.close()
+            # Not under a read of the shared reader's thread (a cancelled watch's may still run).
+            self.owner._reader.close(self.log.scanner)
 
     # --- what Slurm says ------------------------------------------------------------------
 
@@ -342,8 +352,23 @@ class _AttemptWatcher:
     def _beat(self, force: bool = False) -> None:
         now = self.owner._clock.monotonic()
         if activity.in_activity() and (force or now - self.last_beat >= HEARTBEAT_EVERY_S):
-            activity.heartbeat(self._cursor_now())
+            activity.heartbeat(self._details())
             self.last_beat = now
+
+    def _details(self) -> dict[str, Any]:
+        """The heartbeat's details: the cursor as plain JSON data, rebuilt only when it changed.
+
+        Temporal keeps only the details of the latest heartbeat (one without any would erase
+        the cursor a retried watch resumes from), so every heartbeat carries them. They are the
+        cursor's fields as a plain dict, exactly what the JSON converter makes of the dataclass
+        (and what `_cursor_from` reads back), built with `dataclasses.asdict` only when a field
+        differs from the last one sent: an unchanged cursor (most heartbeats of a quiet job) is
+        re-sent as the same dict, which the converter encodes in C.
+        """
+        cursor, sent = self._cursor_now(), self.details
+        if sent is None or any(getattr(cursor, name) != value for name, value in sent.items()):
+            self.details = sent = dataclasses.asdict(cursor)
+        return sent
 
     async def run(self) -> Observation:
         request = self.request
@@ -385,7 +410,21 @@ class _AttemptWatcher:
             if waited is not None:
                 return waited
             self._beat()
-            await self.owner._clock.sleep(self.owner._poll_interval)
+            await self._pause()
+
+    async def _pause(self) -> None:
+        """One poll interval, give or take `poll_jitter` of it at random.
+
+        Watches answered by one batch of the shared log reader would otherwise all wake
+        together again, for ever (and batches near each other would merge): at 1,000 jobs, the
+        whole worker's watches in lock-step, their heartbeats in bursts, and hundreds of watches
+        timing out at once, again and again. A random walk keeps their phases spread; the
+        reader still serves the watches whose reads fall within one window in one call.
+        """
+        owner = self.owner
+        jitter = owner._poll_jitter
+        factor = 1.0 + random.uniform(-jitter, jitter) if jitter else 1.0
+        await owner._clock.sleep(owner._poll_interval * factor)
 
     async def _ended(self, job: SlurmJob) -> Observation:
         if job.state is JobState.NODE_FAIL and job.partition:
@@ -522,9 +561,7 @@ class _AttemptWatcher:
             return []
         feed_block = getattr(analyzer, "feed_block", None)
         try:
-            chunks = await asyncio.to_thread(
-                scanner.read_blocks if feed_block else scanner.read_lines
-            )
+            chunks = await self.owner._reader.read(scanner, blocks=feed_block is not None)
             self.log.problem = ""
         except (LogUnavailable, LogAccessDenied) as exc:
             if str(exc) != self.log.problem:

@@ -99,6 +99,22 @@ class LogScanner:
         """Bytes read past `offset` that do not yet end in a newline (e.g. a progress bar)."""
         return self._read_pos - self._offset
 
+    def unchanged(self) -> bool:
+        """True when a read now would certainly return nothing and change nothing.
+
+        One `stat` of the path: the file is open, the path still names it (no replacement to
+        drain) and its size is where the next read starts (nothing appended, not truncated).
+        Anything else (not yet open, path gone or unstat-able, another inode, another size) is
+        False: the caller reads, and the read handles it as before.
+        """
+        if self._fh is None or self._identity is None:
+            return False
+        try:
+            st = os.stat(self._path)
+        except (OSError, ValueError):
+            return False
+        return (st.st_dev, st.st_ino) == self._identity and st.st_size == self._read_pos
+
     def read_lines(self, max_bytes: int = 4 << 20) -> list[str]:
         """Read at most `max_bytes` new bytes; return the complete lines among them, in order."""
         out: list[str] = []

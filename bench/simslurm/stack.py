@@ -7,6 +7,7 @@ at the controller's commands; nothing else about it differs from bench/chaos.py'
 from __future__ import annotations
 
 import contextlib
+import os
 import shutil
 import signal
 import subprocess
@@ -79,8 +80,11 @@ class SimStack:
 
     def start_worker(self) -> None:
         log = (self.root / "worker.log").open("ab")
+        # AJR_BENCH_SAMPLE=OUT.jsonl: the worker runs under bench/sampler.py (its profile).
+        sample = os.environ.get("AJR_BENCH_SAMPLE")
+        wrap = ["-m", "bench.sampler", sample] if sample else []
         self.worker = subprocess.Popen(
-            [sys.executable, "-m", "worker", "worker"],
+            [sys.executable, *wrap, "-m", "worker", "worker"],
             env=self.worker_env(),
             stdout=log,
             stderr=subprocess.STDOUT,

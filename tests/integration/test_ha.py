@@ -11,11 +11,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import signal
 import subprocess
 import time
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -75,6 +77,16 @@ def metric_sum(body: str, name: str) -> float:
         float(match)
         for match in re.findall(rf"^{name}(?:{{[^}}]*}})? ([0-9.e+-]+)$", body, re.MULTILINE)
     )
+
+
+async def recorded_cursor(ajr: AjrUnderTest, job_id: int) -> dict[str, Any]:
+    """The log cursor Temporal holds from the job's pending watch's last heartbeat ({}: none)."""
+    description = await ajr.handle(job_id).describe()
+    for pending in description.raw_description.pending_activities:
+        if pending.activity_type.name == "watch_attempt" and pending.heartbeat_details.payloads:
+            cursor = json.loads(pending.heartbeat_details.payloads[0].data)
+            return cursor if isinstance(cursor, dict) else {}
+    return {}
 
 
 async def test_two_workers_failover_exactly_once(
@@ -156,6 +168,13 @@ async def test_two_workers_failover_exactly_once(
         finally:
             engine.dispose()
         assert rows == 1
+
+        # The other job's watch has heartbeated the same cursor for a while now (details are
+        # rebuilt only when it changes, yet every heartbeat carries them): Temporal still holds
+        # it, read to the log's first line, for the worker that takes over.
+        cursor = await recorded_cursor(ajr, waiting)
+        assert cursor.get("path", "").endswith(".log") and cursor.get("offset", 0) > 0, cursor
+        assert cursor.get("lines", 0) >= 1 and cursor.get("running_since", 0) > 0, cursor
 
         # SIGTERM the worker watching the other job: it exits cleanly, another takes over.
         watcher = await holder(ajr, waiting, "watch_attempt", processes)

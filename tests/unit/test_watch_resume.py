@@ -75,7 +75,7 @@ async def test_resumed_watch_continues_from_the_heartbeated_offset(tmp_path: Pat
     job, log, offset = running_job(tmp_path)
     beats: list[object] = []
     env = ActivityEnvironment()
-    env.on_heartbeat = lambda *details: beats.append(details[0])
+    env.on_heartbeat = lambda *details: beats.append(LogCursor(**details[0]))
     # What the dead worker last heartbeated: the crash line was already reported and acted on.
     cursor = LogCursor(
         path=str(log),
@@ -112,7 +112,7 @@ async def test_a_crash_awaiting_confirmation_survives_a_worker_restart(tmp_path:
     config = {"crash_confirm_s": 1.0, "hang_timeout_s": 60.0, "setup_timeout_s": 900.0}
     beats: list[Any] = []
     first = ActivityEnvironment()
-    first.on_heartbeat = lambda *details: beats.append(details[0])
+    first.on_heartbeat = lambda *details: beats.append(LogCursor(**details[0]))
     activities, _, _ = watcher(job, engine_factory)
     dying = asyncio.create_task(first.run(activities.watch_attempt, request(**config)))
     await asyncio.sleep(0.5)  # the OOM line is read and pending; then the worker dies
@@ -141,7 +141,7 @@ async def test_a_finding_waits_for_slurm_to_confirm_and_is_kept_meanwhile(
     job, _, _ = running_job(tmp_path)
     beats: list[Any] = []
     env = ActivityEnvironment()
-    env.on_heartbeat = lambda *details: beats.append(details[0])
+    env.on_heartbeat = lambda *details: beats.append(LogCursor(**details[0]))
     activities, _, control = watcher(job)
     control.reachable = False  # the snapshot still says RUNNING; slurmctld cannot confirm
     task = asyncio.create_task(env.run(activities.watch_attempt, request(hang_timeout_s=60.0)))
@@ -324,3 +324,50 @@ async def test_the_next_attempt_never_takes_the_log_of_the_one_before(tmp_path: 
     observation = await asyncio.wait_for(task, timeout=5)
     assert (observation.kind, observation.cursor.path) == (Observed.CRASH, str(own))
     assert observation.cursor.running_since == started  # not attempt 0's start
+
+
+async def test_heartbeat_details_are_rebuilt_only_when_the_cursor_changed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every heartbeat carries the cursor (Temporal keeps only the latest details), but an
+    unchanged one is the same plain dict again, not a dataclass converted field by field."""
+    job, log, _ = running_job(tmp_path, head="0: iteration 1\n")
+    monkeypatch.setattr(watch_module, "HEARTBEAT_EVERY_S", 0.0)
+    beats: list[Any] = []
+    env = ActivityEnvironment()
+    env.on_heartbeat = lambda *details: beats.append(details[0])
+    activities, _, _ = watcher(job)
+    task = asyncio.create_task(env.run(activities.watch_attempt, request(hang_timeout_s=60.0)))
+    await asyncio.sleep(0.5)
+    quiet = beats[-1]
+    assert type(quiet) is dict and quiet["offset"] == log.stat().st_size and quiet["lines"] == 2
+    assert sum(beat is quiet for beat in beats) >= 3, "unchanged: the same details, re-sent"
+    with log.open("a") as out:
+        out.write("0: iteration 3\n")
+    await asyncio.sleep(0.3)
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert beats[-1] is not quiet and beats[-1]["offset"] == log.stat().st_size
+    assert beats[-1]["lines"] == 3 and quiet["lines"] == 2  # what was sent is never changed
+    resumed = LogCursor(**beats[-1])
+    assert resumed.path == str(log) and resumed.analyzer == beats[-1]["analyzer"]
+
+
+async def test_each_poll_sleeps_the_interval_give_or_take_a_tenth() -> None:
+    """Watches answered by one batch of the shared log reader must not wake together for ever."""
+    slept: list[float] = []
+
+    class Recording(watch_module.Clock):
+        async def sleep(self, seconds: float) -> None:
+            slept.append(seconds)
+
+    job = SlurmJob(job_id=7, name="train", state=JobState.RUNNING)
+    activities = WatchActivities(
+        FakePoller([job]), FakeSlurm([job]), SignatureAnalyzer, poll_interval=0.5, clock=Recording()
+    )
+    watcher = watch_module._AttemptWatcher(activities, request(), LogCursor())
+    for _ in range(200):
+        await watcher._pause()
+    assert all(0.45 <= s <= 0.55 for s in slept) and len(set(slept)) > 100
+    assert abs(sum(slept) / len(slept) - 0.5) < 0.01  # the same poll rate on average

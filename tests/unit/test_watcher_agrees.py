@@ -119,7 +119,15 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
     )  # fmt: skip
     world = VirtualWorld(log, timed_lines(CORPUS / split / name), job)
     poller, control = FakePoller([job]), FakeSlurm([job])
-    activities = WatchActivities(poller, control, engine_factory, poll_interval=POLL_S, clock=world)
+    activities = WatchActivities(
+        poller,
+        control,
+        engine_factory,
+        poll_interval=POLL_S,
+        clock=world,
+        poll_jitter=0,
+        read_gather_s=0,
+    )
     config = RecoveryConfig()
     hung_for = silence_after(label)
     fate = JobState.FAILED if label["anomaly"] == "CRASH" else JobState.COMPLETED

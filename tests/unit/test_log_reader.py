@@ -1,0 +1,111 @@
+"""The process's one log reader: many watches' reads in one thread call, the same results."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+from pathlib import Path
+
+import pytest
+
+from activities.logs.access import JobUser, opener_for
+from activities.logs.reader import LogReader
+from activities.logs.scanner import LogScanner, LogUnavailable
+
+pytestmark = pytest.mark.unit
+
+
+def scanners(tmp_path: Path, count: int) -> tuple[list[Path], list[LogScanner]]:
+    paths = [tmp_path / f"job{i}.log" for i in range(count)]
+    for i, path in enumerate(paths):
+        path.write_text(f"job {i} line 1\njob {i} line 2\n")
+    return paths, [LogScanner(str(path)) for path in paths]
+
+
+async def test_concurrent_reads_are_one_thread_call_with_each_watchs_own_lines(
+    tmp_path: Path,
+) -> None:
+    reader = LogReader(gather_s=0.01)
+    paths, scans = scanners(tmp_path, 50)
+    first = await asyncio.gather(*(reader.read(s) for s in scans))
+    assert reader.batches == 1 and reader.reads == 50
+    assert first == [[f"job {i} line 1\njob {i} line 2"] for i in range(50)]
+    # Nothing new: one stat each, no read, nothing returned.
+    assert await asyncio.gather(*(reader.read(s) for s in scans)) == [[]] * 50
+    assert reader.batches == 2 and reader.reads == 50
+    with paths[7].open("a") as out:
+        out.write("job 7 line 3\npartial")
+    lines = await asyncio.gather(*(reader.read(s, blocks=False) for s in scans))
+    assert lines[7] == ["job 7 line 3"] and sum(map(len, lines)) == 1
+    assert reader.reads == 51 and scans[7].offset == paths[7].stat().st_size - len("partial")
+
+
+async def test_truncation_and_replacement_are_the_scanners_as_before(tmp_path: Path) -> None:
+    reader = LogReader(gather_s=0)
+    paths, (scan,) = scanners(tmp_path, 1)
+    assert await reader.read(scan, blocks=False) == ["job 0 line 1", "job 0 line 2"]
+    paths[0].write_text("new\n")  # truncated in place: shorter than what was read
+    assert await reader.read(scan, blocks=False) == ["new"]
+    replacement = tmp_path / "other.log"
+    replacement.write_text("rotated 1\n")
+    with paths[0].open("a") as out:
+        out.write("last of the old file\n")
+    os.replace(replacement, paths[0])  # the path now names another inode: drain, then reopen
+    assert await reader.read(scan, blocks=False) == ["last of the old file", "rotated 1"]
+    assert scan.unchanged() and scan.offset == paths[0].stat().st_size
+
+
+async def test_an_error_reaches_only_the_watch_whose_log_failed(tmp_path: Path) -> None:
+    reader = LogReader(gather_s=0.01)
+    _, scans = scanners(tmp_path, 3)
+    missing = LogScanner(str(tmp_path / "missing.log"))
+    results = await asyncio.gather(
+        *(reader.read(s) for s in [*scans, missing]), return_exceptions=True
+    )
+    assert isinstance(results[3], LogUnavailable)
+    assert all(isinstance(r, list) and len(r) == 1 for r in results[:3])
+    assert reader.batches == 1
+
+
+async def test_the_access_checks_still_apply(tmp_path: Path) -> None:
+    """A log that is not the job user's own is refused through the reader too."""
+    reader = LogReader(gather_s=0)
+    path = tmp_path / "job.log"
+    path.write_text("line\n")
+    stranger = JobUser(uid=os.getuid() + 4242, gid=os.getgid() + 4242)
+    with pytest.raises(LogUnavailable):
+        await reader.read(LogScanner(str(path), opener=opener_for(stranger)))
+
+
+async def test_a_cancelled_watch_neither_blocks_the_others_nor_closes_under_a_read(
+    tmp_path: Path,
+) -> None:
+    reader = LogReader(gather_s=0.05)
+    _, scans = scanners(tmp_path, 3)
+    gone = asyncio.create_task(reader.read(scans[0]))
+    others = asyncio.gather(reader.read(scans[1]), reader.read(scans[2]))
+    await asyncio.sleep(0)
+    gone.cancel()  # cancelled while gathered: never read
+    assert len(await others) == 2
+    assert gone.cancelled() and reader.reads == 2
+    # A close asked for while the thread reads that scanner waits for the read to end.
+    reader._in_flight = {id(scans[1])}
+    reader.close(scans[1])
+    assert scans[1]._fh is not None
+    reader._in_flight = set()
+    reader.close(scans[2])
+    assert scans[2]._fh is None
+
+
+async def test_unchanged_is_a_stat_that_never_hides_a_read(tmp_path: Path) -> None:
+    _, (scan,) = scanners(tmp_path, 1)
+    assert not scan.unchanged(), "not yet open: read it"
+    scan.read_lines()
+    assert scan.unchanged()
+    with open(scan.path, "a") as out:
+        out.write("x")  # a partial line still moves the size
+    assert not scan.unchanged()
+    scan.read_lines()
+    assert scan.unchanged()
+    os.unlink(scan.path)  # path gone: read the open handle, as before
+    assert not scan.unchanged()

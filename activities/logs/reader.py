@@ -14,12 +14,20 @@ watches, 0.5 s, 0.05 s: ~100). The watches keep their own phases (each poll slee
 give or take 10 %, `activities/watch.py`): answered by one batch and sleeping exactly the
 interval, they would wake together for ever, and the whole worker would poll and heartbeat in
 lock-step.
+
+A read that does not return (a hung NFS or Lustre mount under one job's log) must not stop the
+others: a batch still running after `stall_s` is left to finish in its own thread, and the
+reader goes on with the next batches in other threads of its own pool. The watches of the
+stalled batch wait for it (their scanners are not read twice at once, and nothing read is
+dropped); their jobs' Slurm states are still polled by the cluster poller.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 from activities.logs.scanner import LogScanner
@@ -59,14 +67,18 @@ def _serve(batch: list[_Request]) -> list[_Outcome]:
 class LogReader:
     """Batches the log reads of a process's watch activities into one thread call per window."""
 
-    def __init__(self, gather_s: float = 0.05) -> None:
+    def __init__(self, gather_s: float = 0.05, stall_s: float = 5.0, threads: int = 16) -> None:
         self._gather_s = gather_s
+        self._stall_s = stall_s
+        # Its own pool: stalled reads hold threads the event loop's default pool also serves.
+        self._pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="ajr-log-reader")
         self._queue: list[_Request] = []
         self._in_flight: set[int] = set()  # id() of the scanners being read right now
         self._close_after: list[LogScanner] = []  # closed once their read is over
         self._task: asyncio.Task[None] | None = None
         self.batches = 0  # thread calls made (tests, benches)
         self.reads = 0  # scanners actually read (not skipped by `unchanged`)
+        self.stalls = 0  # batches left to finish on their own after `stall_s`
 
     async def read(self, scanner: LogScanner, *, blocks: bool = True) -> list[str]:
         """The scanner's next chunks (`read_blocks`, or `read_lines` when not `blocks`); raises
@@ -86,42 +98,63 @@ class LogReader:
             scanner.close()
 
     async def _drain(self) -> None:
+        loop = asyncio.get_running_loop()
         while self._queue:
             if self._gather_s > 0:
                 await asyncio.sleep(self._gather_s)
             else:
                 await asyncio.sleep(0)
-            batch = [r for r in self._queue if not r.future.done()]  # cancelled: not read
-            self._queue = []
+            # Cancelled requests are not read; those of a stalled batch's scanners wait for it.
+            pending = [r for r in self._queue if not r.future.done()]
+            batch = [r for r in pending if id(r.scanner) not in self._in_flight]
+            self._queue = [r for r in pending if id(r.scanner) in self._in_flight]
             if not batch:
+                await asyncio.sleep(0.05)  # only a stalled batch's watches wait: no busy loop
                 continue
-            self._in_flight = {id(r.scanner) for r in batch}
+            scanners = {id(r.scanner) for r in batch}
+            self._in_flight |= scanners
+            served = loop.run_in_executor(self._pool, _serve, batch)
+            settle = functools.partial(self._settle, batch=batch, scanners=scanners)
             try:
-                outcomes = await asyncio.to_thread(_serve, batch)
-            except BaseException as exc:  # the thread call itself failed: no watch waits forever
-                waiting, self._queue = batch + self._queue, []
-                for request in waiting:
-                    if request.future.done():
-                        continue
-                    if isinstance(exc, Exception):
-                        request.future.set_exception(exc)
-                    else:
-                        request.future.cancel()
+                done, _ = await asyncio.wait({served}, timeout=self._stall_s)
+            except BaseException:
+                served.add_done_callback(settle)
                 raise
-            finally:
-                self._in_flight = set()
-                closing, self._close_after = self._close_after, []
-                for scanner in closing:
-                    scanner.close()
-            self.batches += 1
-            for request, outcome in zip(batch, outcomes, strict=True):
-                self.reads += outcome.read
+            if not done:  # a hung filesystem: the batch answers when its read returns
+                self.stalls += 1
+                served.add_done_callback(settle)
+                continue
+            settle(served)
+
+    def _settle(
+        self, served: asyncio.Future[list[_Outcome]], *, batch: list[_Request], scanners: set[int]
+    ) -> None:
+        """Hand a finished batch's results to its watches; close what waited for its read."""
+        self._in_flight -= scanners
+        closing = [s for s in self._close_after if id(s) in scanners]
+        self._close_after = [s for s in self._close_after if id(s) not in scanners]
+        for scanner in closing:
+            scanner.close()
+        self.batches += 1
+        if served.cancelled() or served.exception() is not None:
+            # The thread call itself failed: no watch waits forever.
+            exc = None if served.cancelled() else served.exception()
+            for request in batch:
                 if request.future.done():
-                    continue  # its watch was cancelled meanwhile: what was read stays read
-                if outcome.error is not None:
-                    request.future.set_exception(outcome.error)
+                    continue
+                if isinstance(exc, Exception):
+                    request.future.set_exception(exc)
                 else:
-                    request.future.set_result(outcome.chunks)
+                    request.future.cancel()
+            return
+        for request, outcome in zip(batch, served.result(), strict=True):
+            self.reads += outcome.read
+            if request.future.done():
+                continue  # its watch was cancelled meanwhile: what was read stays read
+            if outcome.error is not None:
+                request.future.set_exception(outcome.error)
+            else:
+                request.future.set_result(outcome.chunks)
 
     async def aclose(self) -> None:
         task = self._task
@@ -129,3 +162,4 @@ class LogReader:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await task
+        self._pool.shutdown(wait=False, cancel_futures=True)  # a stalled read is not waited for

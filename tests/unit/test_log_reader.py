@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -109,3 +110,35 @@ async def test_unchanged_is_a_stat_that_never_hides_a_read(tmp_path: Path) -> No
     assert scan.unchanged()
     os.unlink(scan.path)  # path gone: read the open handle, as before
     assert not scan.unchanged()
+
+
+class _HungScanner(LogScanner):
+    """A log on a filesystem that stops answering: its stat blocks until released."""
+
+    def __init__(self, path: str) -> None:
+        super().__init__(path)
+        self.answer = threading.Event()
+
+    def unchanged(self) -> bool:
+        self.answer.wait(timeout=30)
+        return super().unchanged()
+
+
+async def test_a_hung_read_stops_only_its_own_batch(tmp_path: Path) -> None:
+    reader = LogReader(gather_s=0.01, stall_s=0.2)
+    paths, scans = scanners(tmp_path, 3)
+    hung = _HungScanner(str(paths[0]))
+    stuck = asyncio.ensure_future(reader.read(hung))
+    await asyncio.sleep(0.05)  # the hung read's batch is under way
+    # Every other watch is served while the hung read has not returned, again and again.
+    for _ in range(3):
+        others = await asyncio.wait_for(asyncio.gather(*(reader.read(s) for s in scans[1:])), 5)
+        assert len(others) == 2
+    assert reader.stalls == 1 and not stuck.done()
+    again = asyncio.ensure_future(reader.read(hung))  # not read twice at once: waits its turn
+    await asyncio.sleep(0.3)
+    assert not again.done()
+    hung.answer.set()  # the filesystem answers: nothing read is lost
+    assert await asyncio.wait_for(stuck, 5) == ["job 0 line 1\njob 0 line 2"]
+    assert await asyncio.wait_for(again, 5) == []
+    await reader.aclose()

@@ -679,18 +679,19 @@ async def test_a_dead_endpoint_never_stops_recovery(time_skipping_env: WorkflowE
     assert any("notification requeued not sent" in w for w in status.warnings)
 
 
+def crash_then_end_before_requeue(r: WatchRequest) -> Observation:
+    """Attempt 0 crashes, then (its crash line ignored) is seen ended; attempt 1 completes."""
+    if r.attempt == 0:
+        return crash(0) if not r.ignore else exited(0)
+    return exited(1, "COMPLETED", 0)
+
+
 async def test_a_requeue_that_never_ran_is_recorded_as_not_acted(
     time_skipping_env: WorkflowEnvironment,
 ) -> None:
     """The crash is decided (recorded acted) but the attempt ends before requeue_job runs: the
     records count the one requeue Slurm does, not two (chaos: temporal-restart, worker-kill)."""
-    stubs = Stubs(
-        lambda r: (
-            (crash(0) if not r.ignore else exited(0))
-            if r.attempt == 0
-            else exited(1, "COMPLETED", 0)
-        )
-    )
+    stubs = Stubs(crash_then_end_before_requeue)
     stubs.requeue_ended = ("FAILED", 0)  # the attempt exited by itself meanwhile
     outcome = await run_to_end(time_skipping_env, stubs, job())
     assert outcome.outcome is Outcome.COMPLETED
@@ -723,13 +724,7 @@ async def test_decisions_the_database_refused_are_written_later(
 async def test_an_unwritten_decision_that_never_ran_is_written_as_not_acted(
     time_skipping_env: WorkflowEnvironment,
 ) -> None:
-    stubs = Stubs(
-        lambda r: (
-            (crash(0) if not r.ignore else exited(0))
-            if r.attempt == 0
-            else exited(1, "COMPLETED", 0)
-        )
-    )
+    stubs = Stubs(crash_then_end_before_requeue)
     stubs.requeue_ended = ("FAILED", 0)
     stubs.record_failures = 3  # the crash decision is refused, the later ones are not
     outcome = await run_to_end(time_skipping_env, stubs, job())
@@ -748,13 +743,7 @@ async def test_a_decision_superseded_while_its_late_write_runs_is_written_again(
     requeue is found not carried out. The write stores it acted; the copy marked meanwhile is
     written again, not acted (the database then marks the row), so the records count one
     requeue."""
-    stubs = Stubs(
-        lambda r: (
-            (crash(0) if not r.ignore else exited(0))
-            if r.attempt == 0
-            else exited(1, "COMPLETED", 0)
-        )
-    )
+    stubs = Stubs(crash_then_end_before_requeue)
     stubs.requeue_ended = ("FAILED", 0)
     stubs.record_failures = 3  # the crash decision's own tries
     stubs.race_write_and_requeue = True

@@ -33,6 +33,16 @@ from devstack.processes import (
 )
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 
+# How often a server that lost a port race while starting is started again.
+_PORT_RACE_RETRIES = 2
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
 
 def find_executable(name: str) -> str:
     """A console program installed by a wheel into this interpreter's environment.
@@ -173,18 +183,43 @@ class TemporalServer:
         rec = self.registry.alive(self.name)
         if rec is not None:
             report.append(f"temporal: already running (pid {rec.pid}) on {self.address}")
+            self.wait_until_serving(timeout=timeout)
         else:
-            check_ports(self.ports(), self.registry)
-            self.state_dir.mkdir(parents=True, exist_ok=True)
-            rec = self.registry.start_detached(
-                self.name,
-                self.server_argv(),
-                info={"address": self.address, "ui": self.ui_url},
-            )
-            report.append(f"temporal: started pid {rec.pid} on {self.address}, UI {self.ui_url}")
-        self.wait_until_serving(timeout=timeout)
+            for attempt in range(_PORT_RACE_RETRIES + 1):
+                check_ports(self.ports(), self.registry)
+                self.state_dir.mkdir(parents=True, exist_ok=True)
+                log_from = _size(self.log_file)
+                rec = self.registry.start_detached(
+                    self.name,
+                    self.server_argv(),
+                    info={"address": self.address, "ui": self.ui_url},
+                )
+                report.append(
+                    f"temporal: started pid {rec.pid} on {self.address}, UI {self.ui_url}"
+                )
+                try:
+                    self.wait_until_serving(timeout=timeout)
+                    break
+                except DevStackError:
+                    if attempt == _PORT_RACE_RETRIES or not self._lost_a_port_race(log_from):
+                        raise
+                    report.append("temporal: a port it picked was taken meanwhile; starting again")
         report.append(self.ensure_retention(timeout=timeout))
         return report
+
+    def _lost_a_port_race(self, log_from: int) -> bool:
+        """The server died binding a port: start-dev picks its HTTP, metrics and internal
+        service ports as "random free ports" before binding them, so another process can take
+        one in between (seen with several servers starting at once). Starting again is safe."""
+        if self.is_running():
+            return False
+        try:
+            with open(self.log_file, "rb") as fh:
+                fh.seek(log_from)
+                written = fh.read()
+        except OSError:
+            return False
+        return b"address already in use" in written
 
     def wait_until_serving(self, *, timeout: float) -> None:
         deadline = time.monotonic() + timeout

@@ -15,7 +15,7 @@ import pytest
 
 from devstack import DevStack, DevStackError, ProcessRegistry, SlurmCluster, StackConfig
 from devstack.processes import check_ports, pid_running, port_holders
-from devstack.temporal import search_attribute_flags
+from devstack.temporal import TemporalServer, search_attribute_flags
 from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 from worker.config import Settings
 from worker.demo import slurm_narration, steer_hint
@@ -158,6 +158,47 @@ def test_registry_starts_checks_and_stops_by_pid(tmp_path: Path) -> None:
     finally:
         if pid_running(rec.pid):
             os.kill(rec.pid, 9)
+
+
+class _RacingServer(TemporalServer):
+    """A server process that dies binding a port on its first `lost` starts, then serves."""
+
+    def __init__(self, state_dir: Path, lost: int, said: str) -> None:
+        free = []
+        for _ in range(2):
+            with socket.socket() as sock:
+                sock.bind(("127.0.0.1", 0))
+                free.append(sock.getsockname()[1])
+        super().__init__(state_dir, port=free[0], ui_port=free[1])
+        self.starts, self.lost, self.said = 0, lost, said
+
+    def server_argv(self) -> list[str]:
+        self.starts += 1
+        if self.starts <= self.lost:
+            return ["sh", "-c", f"echo '{self.said}' >&2; exit 1"]
+        return ["sleep", "60"]
+
+    def serving(self) -> bool:
+        return self.starts > self.lost and self.is_running()
+
+    def ensure_retention(self, *, timeout: float) -> str:
+        return "retention: not set (test)"
+
+
+def test_a_server_that_lost_a_port_race_is_started_again(tmp_path: Path) -> None:
+    race = "listen tcp 127.0.0.1:41877: bind: address already in use"
+    server = _RacingServer(tmp_path, lost=1, said=race)
+    try:
+        report = server.start(timeout=10)
+        assert server.starts == 2 and server.is_running()
+        assert any("starting again" in line for line in report)
+    finally:
+        server.registry.stop(server.name)
+    # any other death at start is reported, not retried
+    broken = _RacingServer(tmp_path / "b", lost=1, said="unknown flag --ui-port")
+    with pytest.raises(DevStackError, match="exited during start"):
+        broken.start(timeout=10)
+    assert broken.starts == 1
 
 
 def test_busy_port_is_named_with_its_holder(tmp_path: Path) -> None:

@@ -481,7 +481,9 @@ class _AttemptWatcher:
     async def _locate(self, job: SlurmJob) -> None:
         state = self.log
         now = self.owner._clock.monotonic()
-        if state.scanner is not None or now < state.next_locate_at:
+        # An attempt that wrote its log and ended between two looks gets one last look: its
+        # end is judged with its log read (a quick crash after a requeue), not without a cause.
+        if state.scanner is not None or (now < state.next_locate_at and not job.state.is_ended):
             return
         state.next_locate_at = now + LOCATE_EVERY_S
         if not state.dirs:

@@ -326,6 +326,41 @@ async def test_the_next_attempt_never_takes_the_log_of_the_one_before(tmp_path: 
     assert observation.cursor.running_since == started  # not attempt 0's start
 
 
+async def test_an_attempt_that_logs_and_ends_between_two_looks_is_still_read(
+    tmp_path: Path,
+) -> None:
+    """The log did not exist at the watch's first look (locating is throttled to once per
+    LOCATE_EVERY_S); the attempt then wrote its failure and ended before the next look. Its end
+    is judged with its log read, not as an exit without a cause."""
+    now = time.time()
+    started = int(now - 1)
+    job = SlurmJob(
+        job_id=7,
+        name="train",
+        state=JobState.RUNNING,
+        nodes=("node1", "node2"),
+        start_time=started,
+        work_dir=str(tmp_path),
+        stdout_path=str(tmp_path / "slurm-7.out"),
+    )
+    activities, poller, control = watcher(job, engine_factory)
+    task = asyncio.create_task(
+        ActivityEnvironment().run(activities.watch_attempt, request(hang_timeout_s=60.0))
+    )
+    await asyncio.sleep(0.2)  # looked for the log once: none yet
+    stamp = time.strftime("date_%y-%m-%d_time_%H-%M-%S", time.localtime(started))
+    (tmp_path / f"train_7_{stamp}.log").write_text(
+        "0: iteration 1\n"
+        "1: node2:4242:4250 [1] NCCL WARN NET/IB : Got completion from peer 10.0.0.1<1> with"
+        " error 12, opcode 0, len 0, vendor err 129 (Send)\n"
+    )
+    poller.publish([control.update(7, state=JobState.FAILED)])
+    observation = await asyncio.wait_for(task, timeout=5)
+    assert observation.kind is Observed.EXITED
+    assert observation.cursor.path, "the ended attempt's log was located and read"
+    assert observation.category == "NETWORK", observation
+
+
 async def test_heartbeat_details_are_rebuilt_only_when_the_cursor_changed(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:

@@ -147,7 +147,15 @@ class RecordActivities:
         record = event.record
         if record is None:  # written by a release before attempt records
             return
-        upsert(session, _table(AttemptRow), _attempt_values(event, record), keys=_ATTEMPT_KEY)
+        # A late write (the background writer's, of a decision since superseded) never puts an
+        # older state of the attempt over a newer one: ordered by the record's decision time.
+        upsert(
+            session,
+            _table(AttemptRow),
+            _attempt_values(event, record),
+            keys=_ATTEMPT_KEY,
+            unless_newer="decided_at",
+        )
         for step, at, duration in (save[:3] for save in record.saves if len(save) >= 2):
             upsert(
                 session,

@@ -20,6 +20,7 @@ from activities.database.tables import (
 from activities.records import SUPERSEDED_REASON, RecordActivities
 from models.categories import Category
 from models.recovery import Action, AttemptRecord, DecisionEvent, Observed, Outcome
+from models.slurm import JobState
 
 pytestmark = pytest.mark.integration
 
@@ -207,6 +208,34 @@ def test_a_decision_written_after_the_one_superseding_it_lands_not_acted(db_url:
     for replayed in (crash, exited, crash):
         assert not records.record_decision(replayed).written
     _assert_superseded_once(engine, crash, exited)
+    engine.dispose()
+
+
+def _attempt_state(engine: Engine, job_id: int) -> tuple[str, str]:
+    with Session(engine) as session:
+        rows = session.exec(select(AttemptRow).where(AttemptRow.job_id == job_id)).all()
+    assert len(rows) == 1
+    return rows[0].observed, rows[0].state
+
+
+@pytest.mark.parametrize("late", [True, False])
+def test_a_late_write_never_puts_an_older_attempt_state_over_a_newer_one(
+    db_url: str, late: bool
+) -> None:
+    """D (the crash's requeue, decided at T) and E (the exit that superseded it, at T+5) both
+    carry attempt 0's record. Whichever lands last, the attempt row holds E's: the background
+    writer's late D never rolls the attempt back to the state E replaced."""
+    engine = make_engine(db_url)
+    records = RecordActivities(engine)
+    crash, exited = _crash_and_exit(12 if late else 13)
+    crash = replace(crash, record=_attempt(0, decided_at=T0))
+    newer = replace(_attempt(0, decided_at=T0 + 5), observed=Observed.EXITED, state=JobState.FAILED)
+    exited = replace(exited, decided_at=T0 + 5, record=newer)
+    for written in (exited, crash) if late else (crash, exited):
+        records.record_decision(written)
+    assert _attempt_state(engine, crash.job_id) == ("EXITED", "FAILED")
+    records.record_decision(crash)  # a retry of the older one, after all: still E's
+    assert _attempt_state(engine, crash.job_id) == ("EXITED", "FAILED")
     engine.dispose()
 
 

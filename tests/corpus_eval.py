@@ -8,8 +8,8 @@ reporter says the job hung without saying how long is taken as silent for an hou
 replay harness keeps such a job alive and quiet; every other log ends with its job).
 
     python -m tests.corpus_eval tune --misses      # per-class table and every miss (tuning set)
-    python -m tests.corpus_eval heldout4 --misses  # heldout/, fresh/, heldout3/, heldout4/: tuning data now
-    python -m tests.corpus_eval heldout5           # the held-out set (once drawn): per-class table only
+    python -m tests.corpus_eval heldout4 --misses  # heldout/ fresh/ heldout3/ heldout4/: tuning
+    python -m tests.corpus_eval heldout5           # the held-out set (once drawn): per-class table
 
 The held-out sets (`HELDOUT`) are for measuring, never for writing rules: the CLI refuses to list
 their misses.

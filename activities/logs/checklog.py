@@ -490,7 +490,8 @@ class _Replay:
         self.line(run[:nl])
         i, pos = 1, nl + 1  # the next line to read, and where it starts in `run`
         while i < last:
-            if engine.reads_every_line:
+            matters = not engine.reads_every_line  # line j is one the prefilter found
+            if not matters:
                 j, at = i, pos
             else:
                 k = bisect_left(found, pos)  # `next_candidate(data, pos)`, looked up
@@ -508,7 +509,7 @@ class _Replay:
                 if before is not None and before >= (self.at or 0.0):
                     self.at, self.last_stamped = before, self.report.lines
             stop = run.find("\n", at)  # line j < last: a newline ends it
-            self.line(run[at:stop])
+            self.line(run[at:stop], matters=matters)
             i, pos = j + 1, stop + 1
         self.line(run[run.rfind("\n") + 1 :])
 
@@ -532,7 +533,7 @@ class _Replay:
         r.ranked += round(count * ranked / sampled)
         r.sampled = r.sampled or count > 1
 
-    def line(self, raw: str) -> None:
+    def line(self, raw: str, *, matters: bool = False) -> None:
         r = self.report
         r.lines += 1
         rank, _, text = split_prefix(raw)
@@ -552,7 +553,7 @@ class _Replay:
             self.at = 0.0  # no timestamp in sight: replay with one constant time
         if self.leading:
             self._drain_leading(r.lines - len(self.leading))
-        self._feed(raw, self.at, r.lines)
+        self._feed(raw, self.at, r.lines, matters)
 
     def _advance(self, stamp: float) -> None:
         r = self.report
@@ -577,10 +578,10 @@ class _Replay:
         for number, raw in enumerate(leading, first):
             self._feed(raw, self.at or 0.0, number)
 
-    def _feed(self, raw: str, at: float, number: int) -> None:
+    def _feed(self, raw: str, at: float, number: int, matters: bool = False) -> None:
         engine = self.engine
         saves, loads = engine.checkpoints, len(engine.loads)
-        found = engine.feed(raw, at)
+        found = engine.feed(raw, at, matters=matters)
         if engine.checkpoints > saves and engine.saves:
             step, when = engine.saves[-1]
             self.report.checkpoint_saves.append(Checkpoint(step, when or None, number))

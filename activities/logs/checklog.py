@@ -409,7 +409,6 @@ class _Replay:
         # Lines read and not yet replayed, joined by "\n": from `pos` (none when past the end).
         self.text, self.pos = "", 1
         self.avg = 64  # the last skimmed run's bytes per line: where to look for a run's end
-        self.found: list[int] = []  # the skimmed run's lines the engine reads (their starts)
 
     def blocks(self, blocks: list[str], joiner: SrunJoiner, *, final: bool = False) -> None:
         """Every line of `blocks` (lines joined by "\\n", as `LogScanner.read_blocks` returns
@@ -434,7 +433,7 @@ class _Replay:
                     break
                 run = text[start:end]
                 verdict = self._skimmable(run)
-                if isinstance(verdict, bytes):
+                if isinstance(verdict, list):
                     self._skim(run, verdict, size)
                     self.avg = max(1, (end - start) // size)
                     break
@@ -456,11 +455,12 @@ class _Replay:
                     self.line(whole)
             self.pos = stop + 1
 
-    def _skimmable(self, run: str) -> bytes | str | None:
-        """`run` (lines joined by "\\n") as bytes, if its lines' times are known and close
-        together, with no srun chunk and no excerpt cut: then no silence in it can be a hang,
-        and only its first and last lines and the lines the engine reads need reading one by
-        one. `_TOO_LONG` if only its time span is too long, else None."""
+    def _skimmable(self, run: str) -> list[int] | str | None:
+        """Where the lines of `run` (lines joined by "\\n") that the engine reads start, if its
+        lines' times are known and close together, with no srun chunk and no excerpt cut: then
+        no silence in it can be a hang, and only its first and last lines and the lines the
+        engine reads need reading one by one. `_TOO_LONG` if only its time span is too long,
+        else None."""
         if self.at is None or self.leading or self.cut or not self.engine.has_progress:
             return None  # before training reports progress, every silence shapes the next
         first = parse_timestamp(split_prefix(run[: run.find("\n")])[2])
@@ -478,15 +478,14 @@ class _Replay:
         if found is None:
             return None
         self.report.skimmed_gap_s = max(self.report.skimmed_gap_s, span)
-        self.found = found
-        return data
+        return found
 
-    def _skim(self, run: str, data: bytes, size: int) -> None:
+    def _skim(self, run: str, found: list[int], size: int) -> None:
         """`line` for each of the `size` lines of `run` (see `_skimmable`), reading in full only
         the lines the engine reads (found by the engine's own prefilter over the run); the
         format counts of the others come from every `_SAMPLE`th of them."""
-        engine, last, found = self.engine, size - 1, self.found
-        nl = run.find("\n")
+        engine, last = self.engine, size - 1
+        nl, last_start = run.find("\n"), run.rfind("\n") + 1
         self.line(run[:nl])
         i, pos = 1, nl + 1  # the next line to read, and where it starts in `run`
         while i < last:
@@ -494,11 +493,9 @@ class _Replay:
             if not matters:
                 j, at = i, pos
             else:
-                k = bisect_left(found, pos)  # `next_candidate(data, pos)`, looked up
+                k = bisect_left(found, pos)  # `next_candidate` from pos, looked up
                 at = found[k] if k < len(found) else -1
-                j = last if at < 0 else min(last, i + data.count(b"\n", pos, at))
-            if j > i:
-                self._skip(run, pos, j - i)
+                j = i + self._skip(run, pos, at if at >= 0 else last_start)
             if j == last:
                 break
             if j > i:
@@ -511,27 +508,34 @@ class _Replay:
             stop = run.find("\n", at)  # line j < last: a newline ends it
             self.line(run[at:stop], matters=matters)
             i, pos = j + 1, stop + 1
-        self.line(run[run.rfind("\n") + 1 :])
+        self.line(run[last_start:])
 
-    def _skip(self, run: str, pos: int, count: int) -> None:
-        """Count the `count` lines of `run` from `pos`, which no detector reads, into the format
-        counts (from every `_SAMPLE`th line: a format's share, not an exact count)."""
-        r = self.report
-        r.lines += count
-        sampled = nonempty = stamped = ranked = 0
-        for k in range(0, count, _SAMPLE):
-            if k:
-                pos = _lines_end(run, pos, _SAMPLE, self.avg) + 1
+    def _skip(self, run: str, pos: int, stop: int) -> int:
+        """Count the lines of `run` from `pos` up to `stop` (a line start), which no detector
+        reads, into the format counts (from every `_SAMPLE`th line: a format's share, not an
+        exact count); return how many there are. One walk finds both the samples and the count."""
+        count = sampled = nonempty = stamped = ranked = 0
+        while pos < stop:
             rank, _, text = split_prefix(run[pos : run.find("\n", pos)])
             sampled += 1
             if text.strip():
                 nonempty += 1
                 stamped += parse_timestamp(text) is not None
                 ranked += rank is not None
+            end = _nth_newline(run, pos, _SAMPLE, self.avg)  # the end of the _SAMPLEth line
+            if end < 0 or end + 1 >= stop:
+                count += run.count("\n", pos, stop)
+                break
+            count, pos = count + _SAMPLE, end + 1
+        if not count:
+            return 0
+        r = self.report
+        r.lines += count
         r.nonempty += round(count * nonempty / sampled)
         r.timestamped += round(count * stamped / sampled)
         r.ranked += round(count * ranked / sampled)
         r.sampled = r.sampled or count > 1
+        return count
 
     def line(self, raw: str, *, matters: bool = False) -> None:
         r = self.report

@@ -226,13 +226,21 @@ class LogEngine:
             in_job_restarter=self._restarter,
         )
 
-    def feed(self, line: str, at: float) -> Finding | None:
+    def feed(self, line: str, at: float, *, matters: bool = False) -> Finding | None:
+        """One line, written at `at`. `matters`: the caller knows `may_matter(line)` is True (the
+        prefilter found it), so it is not asked again."""
         self.last_progress = None
         if self._first_line_at is None:
             self._first_line_at = at
         if not self._progress_reports:
             self._note_quiet(at)
-        if self._tb.active or self._site_ckpt or self._table is not None or may_matter(line):
+        if (
+            matters
+            or self._tb.active
+            or self._site_ckpt
+            or self._table is not None
+            or may_matter(line)
+        ):
             signal = self._process(line, at)
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
@@ -277,7 +285,8 @@ class LogEngine:
         findings: list[Finding] = []
         pos, end = 0, len(data)
         while pos <= end:
-            if self._idle(at):
+            matters = self._idle(at)
+            if matters:  # skip to the next line the prefilter accepts
                 pos = next_candidate(data, pos)
                 if pos < 0:
                     break
@@ -288,7 +297,7 @@ class LogEngine:
                 line = block[pos:stop]
             else:
                 line = data[pos:stop].decode("utf-8", "surrogatepass")
-            finding = self.feed(line, at)
+            finding = self.feed(line, at, matters=matters)
             if finding is not None:
                 findings.append(finding)
             pos = stop + 1

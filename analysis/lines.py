@@ -98,21 +98,16 @@ def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> 
     if m is not None and not _leads(text, m.start()):
         return None
     if m is not None:
-        y, mo, d, h, mi, s, frac, zone = m.groups()
-        minute, second = int(mi), int(s)
-        if minute > 59 or second > 60:
-            return None
-        hour_start = _hour_start(int(y), int(mo), int(d), int(h), tz)
-        if hour_start is None:
-            return None
-        epoch, offset = hour_start
-        epoch += minute * 60 + second
-        if zone is not None:
-            # An explicit zone wins over `tz`: undo tz's offset, apply the zone's.
-            epoch += offset - _zone_seconds(zone)
-        if frac:
-            epoch += int(frac) / 10 ** len(frac)
-        return epoch
+        key = (m[0], tz)  # the time's text decides its value: lines share it by the hundred
+        try:
+            return _STAMPS[key]
+        except KeyError:
+            pass
+        value = _iso_epoch(m, tz)
+        if len(_STAMPS) >= 4096:
+            _STAMPS.clear()
+        _STAMPS[key] = value
+        return value
     m = _SYSLOG.search(text, 0, _TS_WINDOW)
     if m is not None and _leads(text, m.start()):
         mon, d, h, mi, s = m.groups()
@@ -125,6 +120,28 @@ def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> 
         return dt.timestamp()
     return None
 
+
+def _iso_epoch(m: re.Match[str], tz: tzinfo) -> float | None:
+    """Epoch seconds of an `_ISO` match, read in `tz` unless it names a zone."""
+    y, mo, d, h, mi, s, frac, zone = m.groups()
+    minute, second = int(mi), int(s)
+    if minute > 59 or second > 60:
+        return None
+    hour_start = _hour_start(int(y), int(mo), int(d), int(h), tz)
+    if hour_start is None:
+        return None
+    epoch, offset = hour_start
+    epoch += minute * 60 + second
+    if zone is not None:
+        # An explicit zone wins over `tz`: undo tz's offset, apply the zone's.
+        epoch += offset - _zone_seconds(zone)
+    if frac:
+        epoch += int(frac) / 10 ** len(frac)
+    return epoch
+
+
+# (the text of an `_ISO` match, tz) -> its epoch seconds (None: not a valid time).
+_STAMPS: dict[tuple[str, tzinfo], float | None] = {}
 
 # (year, month, day, hour, tz) -> (epoch at the start of that hour, tz's UTC offset then).
 # Log timestamps come in long runs within the same hour, so building a datetime (the slow

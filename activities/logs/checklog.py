@@ -19,20 +19,23 @@ Reading is bounded in memory like the watcher's; the report keeps every TFLOP va
 from __future__ import annotations
 
 import os
+from bisect import bisect_left
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
+import re2
+
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
 from analysis.analyzer import AnalyzerContext, Finding
-from analysis.detectors import Signal, next_candidate
+from analysis.detectors import _TOKEN_SEARCH, Signal
 from analysis.engine import LogEngine
 from analysis.lines import (
+    _ELISION_HINT,
     SRUN_CHUNK_BYTES,
     SrunJoiner,
-    has_elision,
     is_elision,
     parse_timestamp,
     split_prefix,
@@ -261,13 +264,14 @@ def check_log(
         with LogScanner(path) as scanner:
             while True:
                 before = scanner.offset + scanner.pending_bytes
-                lines = scanner.read_lines()
-                replay.batch(lines, joiner)
-                if not lines and scanner.offset + scanner.pending_bytes == before:
-                    replay.batch([], joiner, final=True)
+                # Blocks (a chunk's lines in one string): most lines are never split apart.
+                blocks = scanner.read_blocks()
+                replay.blocks(blocks, joiner)
+                if not blocks and scanner.offset + scanner.pending_bytes == before:
+                    replay.blocks([], joiner, final=True)
                 # A read may return no line yet move on (a line longer than one read): stop
                 # only at the end of the file.
-                if not lines and scanner.offset + scanner.pending_bytes == before:
+                if not blocks and scanner.offset + scanner.pending_bytes == before:
                     break
             tail = _unterminated_tail(path, scanner.offset)
     except LogUnavailable as exc:
@@ -306,6 +310,84 @@ def _rejoined(joiner: SrunJoiner, raw: str) -> list[str]:
     ]
 
 
+def _nth_newline(text: str, start: int, n: int, avg: int) -> int:
+    """Where the `n`th (>= 1) "\\n" at or after `start` is in `text`, or -1 if there are fewer.
+
+    Counted, not walked: `avg` (characters per line, a guess) says how far to count; each
+    count aims a little short, so the stretches counted shrink and are each counted once, and
+    the last few newlines are found one by one."""
+    lo, hi, need, avg = start, len(text), n, max(1, avg)
+    while need > 16:  # the answer, if any, is the `need`th newline in [lo, hi)
+        stop = min(hi, lo + (need - need // 8) * avg)
+        count = text.count("\n", lo, stop)
+        if count >= need:  # overshot (lines shorter than guessed)
+            if count - need < 16:
+                at = stop
+                for _ in range(count - need + 1):
+                    at = text.rfind("\n", lo, at)
+                return at
+            hi, avg = stop, max(1, (stop - lo) // count)  # far: count a shorter stretch
+            continue
+        if stop == len(text):
+            return -1
+        if count:
+            avg = max(1, (stop - lo) // count)
+        else:
+            avg *= 2
+        lo, need = stop, need - count
+    at = lo - 1
+    for _ in range(need):
+        at = text.find("\n", at + 1)
+        if at < 0:
+            return -1
+    return at
+
+
+def _lines_end(text: str, start: int, n: int, avg: int) -> int:
+    """Where the `n` lines of `text` from `start` end (the newline after the last, or the end of
+    `text`), or -1 if fewer than `n` lines start there."""
+    at = _nth_newline(text, start, n, avg)
+    if at >= 0:
+        return at
+    return len(text) if text.count("\n", start) == n - 1 else -1
+
+
+def _has_line_of(text: str, length: int) -> bool:
+    """Whether a line of `text` has `length` (>= 2) characters or more."""
+    # Such a line covers a whole window [k*step, (k+1)*step) from the start of `text`: a
+    # newline in every window rules it out, at one C search per window; else measure.
+    step = length // 2
+    find = text.find
+    if all(find("\n", at, at + step) >= 0 for at in range(0, len(text) - step + 1, step)):
+        return False
+    return max(map(len, text.split("\n"))) >= length
+
+
+# The engine's prefilter and the excerpt-cut hint in one RE2 pattern: one pass over a run finds
+# both the lines the engine reads and the lines that may be cuts.
+_EITHER = re2.compile(b"(?:" + _TOKEN_SEARCH.pattern + b")|(?:" + _ELISION_HINT.pattern + b")")
+
+
+def _candidates(data: bytes) -> list[int] | None:
+    """Where the lines of `data` (ASCII lines joined by b"\\n") that the engine's prefilter
+    accepts start (what `next_candidate` finds), in order; None if a line is an excerpt's cut
+    (`has_elision`). Neither pattern matches across a newline, so each is asked per line."""
+    found: list[int] = []
+    pos = 0
+    while (m := _EITHER.search(data, pos)) is not None:
+        start = max(pos, data.rfind(b"\n", pos, m.start()) + 1)
+        end = data.find(b"\n", m.end())
+        end = end if end >= 0 else len(data)
+        if _TOKEN_SEARCH.search(data, start, end) is not None:
+            found.append(start)
+        if _ELISION_HINT.search(data, start, end) is not None and is_elision(
+            split_prefix(data[start:end].decode())[2]
+        ):
+            return None
+        pos = end + 1
+    return found
+
+
 # Lines skimmed together (see `_Replay._skim`), and how many of them are parsed for the format
 # counts: big logs are read at the engine's block speed, small ones line by line.
 _RUN = 2048
@@ -324,108 +406,138 @@ class _Replay:
         self.last_stamped = 0  # the line number that carried it
         self.leading: list[str] = []  # lines before the first timestamp
         self.cut = False  # an excerpt's cut since the last timestamp: the gap is not silence
-        self.carry: list[str] = []  # a batch's last lines, fewer than a run: read with the next
+        # Lines read and not yet replayed, joined by "\n": from `pos` (none when past the end).
+        self.text, self.pos = "", 1
+        self.avg = 64  # the last skimmed run's bytes per line: where to look for a run's end
 
-    def batch(self, lines: list[str], joiner: SrunJoiner, *, final: bool = False) -> None:
-        """Every line of `lines`, in order: runs that cannot hold anything new are skimmed. The
-        last lines, fewer than a run, wait for the next batch (`final`: there is none)."""
-        if self.carry:
-            lines, self.carry = self.carry + lines, []
-        start = 0
-        while start < len(lines):
-            if len(lines) - start < _RUN and not final:
-                self.carry = lines[start:]
-                return
-            size = _RUN
+    def blocks(self, blocks: list[str], joiner: SrunJoiner, *, final: bool = False) -> None:
+        """Every line of `blocks` (lines joined by "\\n", as `LogScanner.read_blocks` returns
+        them), in order: runs that cannot hold anything new are skimmed. The last lines, fewer
+        than a run, wait for the next call (`final`: there is none).
+
+        The lines are never split into a list except where they are read one by one: a run is
+        a slice of the text, found by counting newlines."""
+        if blocks:
+            head = [self.text[self.pos :]] if self.pos <= len(self.text) else []
+            self.text, self.pos = "\n".join(head + blocks), 0
+        text = self.text
+        while self.pos <= len(text):  # lines remain (an empty last line is a line)
+            start = self.pos
+            full = _lines_end(text, start, _RUN, self.avg)
+            if full < 0 and not final:
+                return  # fewer than a run: wait for more
+            size, end = _RUN, full
             while size >= _MIN_RUN and not joiner.holding:
-                run = lines[start : start + size]
-                verdict = self._skimmable(run) if len(run) == size else None
-                if isinstance(verdict, bytes):
-                    self._skim(run, verdict)
+                if end < 0:  # fewer lines than a run (at the file's end)
+                    size = 0
+                    break
+                run = text[start:end]
+                verdict = self._skimmable(run)
+                if isinstance(verdict, list):
+                    self._skim(run, verdict, size)
+                    self.avg = max(1, (end - start) // size)
                     break
                 if verdict != _TOO_LONG:
                     size = 0
                     break
                 size //= 2  # the run spans too long a time: try a shorter one
+                end = _lines_end(text, start, size, self.avg) if size >= _MIN_RUN else -1
             else:
                 size = 0
             if size:
-                start += size
+                self.pos = end + 1
                 continue
-            for line in lines[start : start + _MIN_RUN]:
+            stop = _lines_end(text, start, _MIN_RUN, self.avg)
+            if stop < 0:
+                stop = len(text)
+            for line in text[start:stop].split("\n"):
                 for whole in _rejoined(joiner, line):
                     self.line(whole)
-            start += _MIN_RUN
+            self.pos = stop + 1
 
-    def _skimmable(self, run: list[str]) -> bytes | str | None:
-        """`run` joined (bytes), if its lines' times are known and close together, with no srun
-        chunk and no excerpt cut: then no silence in it can be a hang, and only its first and
-        last lines and the lines the engine reads need reading one by one. `_TOO_LONG` if only
-        its time span is too long, else None."""
+    def _skimmable(self, run: str) -> list[int] | str | None:
+        """Where the lines of `run` (lines joined by "\\n") that the engine reads start, if its
+        lines' times are known and close together, with no srun chunk and no excerpt cut: then
+        no silence in it can be a hang, and only its first and last lines and the lines the
+        engine reads need reading one by one. `_TOO_LONG` if only its time span is too long,
+        else None."""
         if self.at is None or self.leading or self.cut or not self.engine.has_progress:
             return None  # before training reports progress, every silence shapes the next
-        first = parse_timestamp(split_prefix(run[0])[2])
-        last = parse_timestamp(split_prefix(run[-1])[2])
+        first = parse_timestamp(split_prefix(run[: run.find("\n")])[2])
+        last = parse_timestamp(split_prefix(run[run.rfind("\n") + 1 :])[2])
         if first is None or last is None or not self.at <= first <= last:
             return None
         # Every gap inside is at most the run's span: shorter than any hang allowance.
         span = last - first
         if span >= self.report.hang_timeout_s:
             return _TOO_LONG
-        text = "\n".join(run)
-        if not text.isascii() or max(map(len, run)) >= SRUN_CHUNK_BYTES:
+        if not run.isascii() or _has_line_of(run, SRUN_CHUNK_BYTES):
             return None  # a line might be an srun chunk: rejoin it line by line
-        data = text.encode()  # ASCII: byte offsets are str offsets
-        if has_elision(data):
+        data = run.encode()  # ASCII: byte offsets are str offsets
+        found = _candidates(data)
+        if found is None:
             return None
         self.report.skimmed_gap_s = max(self.report.skimmed_gap_s, span)
-        return data
+        return found
 
-    def _skim(self, run: list[str], data: bytes) -> None:
-        """`line` for each of `run` (see `_skimmable`), reading in full only the lines the engine
-        reads (found by the engine's own prefilter over the run); the format counts of the
-        others come from every `_SAMPLE`th of them."""
-        engine, last = self.engine, len(run) - 1
-        self.line(run[0])
-        i, pos = 1, len(run[0]) + 1  # the next line to read, and where it starts in `data`
+    def _skim(self, run: str, found: list[int], size: int) -> None:
+        """`line` for each of the `size` lines of `run` (see `_skimmable`), reading in full only
+        the lines the engine reads (found by the engine's own prefilter over the run); the
+        format counts of the others come from every `_SAMPLE`th of them."""
+        engine, last = self.engine, size - 1
+        nl, last_start = run.find("\n"), run.rfind("\n") + 1
+        self.line(run[:nl])
+        i, pos = 1, nl + 1  # the next line to read, and where it starts in `run`
         while i < last:
-            if engine.reads_every_line:
+            matters = not engine.reads_every_line  # line j is one the prefilter found
+            if not matters:
                 j, at = i, pos
             else:
-                at = next_candidate(data, pos)
-                j = last if at < 0 else min(last, i + data.count(b"\n", pos, at))
-            if j > i:
-                self._skip(run, i, j)
+                k = bisect_left(found, pos)  # `next_candidate` from pos, looked up
+                at = found[k] if k < len(found) else -1
+                j = i + self._skip(run, pos, at if at >= 0 else last_start)
             if j == last:
                 break
             if j > i:
                 # The time the engine would have had: the line before's, if it has one.
-                before = parse_timestamp(split_prefix(run[j - 1])[2])
+                before = parse_timestamp(
+                    split_prefix(run[run.rfind("\n", 0, at - 1) + 1 : at - 1])[2]
+                )
                 if before is not None and before >= (self.at or 0.0):
                     self.at, self.last_stamped = before, self.report.lines
-            self.line(run[j])
-            i, pos = j + 1, at + len(run[j]) + 1
-        self.line(run[last])
+            stop = run.find("\n", at)  # line j < last: a newline ends it
+            self.line(run[at:stop], matters=matters)
+            i, pos = j + 1, stop + 1
+        self.line(run[last_start:])
 
-    def _skip(self, run: list[str], i: int, j: int) -> None:
-        """Count lines i..j-1 of `run`, which no detector reads, into the format counts (from
-        every `_SAMPLE`th line: a format's share, not an exact count)."""
-        r = self.report
-        r.lines += j - i
-        sampled = nonempty = stamped = ranked = 0
-        for k in range(i, j, _SAMPLE):
-            rank, _, text = split_prefix(run[k])
+    def _skip(self, run: str, pos: int, stop: int) -> int:
+        """Count the lines of `run` from `pos` up to `stop` (a line start), which no detector
+        reads, into the format counts (from every `_SAMPLE`th line: a format's share, not an
+        exact count); return how many there are. One walk finds both the samples and the count."""
+        count = sampled = nonempty = stamped = ranked = 0
+        while pos < stop:
+            rank, _, text = split_prefix(run[pos : run.find("\n", pos)])
             sampled += 1
             if text.strip():
                 nonempty += 1
                 stamped += parse_timestamp(text) is not None
                 ranked += rank is not None
-        r.nonempty += round((j - i) * nonempty / sampled)
-        r.timestamped += round((j - i) * stamped / sampled)
-        r.ranked += round((j - i) * ranked / sampled)
-        r.sampled = r.sampled or j - i > 1
+            end = _nth_newline(run, pos, _SAMPLE, self.avg)  # the end of the _SAMPLEth line
+            if end < 0 or end + 1 >= stop:
+                count += run.count("\n", pos, stop)
+                break
+            count, pos = count + _SAMPLE, end + 1
+        if not count:
+            return 0
+        r = self.report
+        r.lines += count
+        r.nonempty += round(count * nonempty / sampled)
+        r.timestamped += round(count * stamped / sampled)
+        r.ranked += round(count * ranked / sampled)
+        r.sampled = r.sampled or count > 1
+        return count
 
-    def line(self, raw: str) -> None:
+    def line(self, raw: str, *, matters: bool = False) -> None:
         r = self.report
         r.lines += 1
         rank, _, text = split_prefix(raw)
@@ -445,7 +557,7 @@ class _Replay:
             self.at = 0.0  # no timestamp in sight: replay with one constant time
         if self.leading:
             self._drain_leading(r.lines - len(self.leading))
-        self._feed(raw, self.at, r.lines)
+        self._feed(raw, self.at, r.lines, matters)
 
     def _advance(self, stamp: float) -> None:
         r = self.report
@@ -470,10 +582,10 @@ class _Replay:
         for number, raw in enumerate(leading, first):
             self._feed(raw, self.at or 0.0, number)
 
-    def _feed(self, raw: str, at: float, number: int) -> None:
+    def _feed(self, raw: str, at: float, number: int, matters: bool = False) -> None:
         engine = self.engine
         saves, loads = engine.checkpoints, len(engine.loads)
-        found = engine.feed(raw, at)
+        found = engine.feed(raw, at, matters=matters)
         if engine.checkpoints > saves and engine.saves:
             step, when = engine.saves[-1]
             self.report.checkpoint_saves.append(Checkpoint(step, when or None, number))

@@ -11,9 +11,13 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from activities.logs import checklog
 from activities.logs.checklog import CheckReport, check_log
+from analysis.detectors import next_candidate
+from analysis.lines import has_elision
 
 pytestmark = pytest.mark.unit
 
@@ -92,3 +96,63 @@ def test_bulk_reading_finds_what_line_by_line_reading_finds(
     for counted in ("nonempty", "timestamped", "ranked"):
         assert getattr(bulk, counted) == pytest.approx(getattr(exact, counted), rel=0.02)
     assert [p.rule for p in bulk.problems] == [p.rule for p in exact.problems]
+
+
+# --- the text mechanics of the bulk path ---------------------------------------------------------
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    lengths=st.lists(st.sampled_from([0, 1, 3, 40, 113, 700, 3000]), max_size=300),
+    first=st.integers(min_value=0, max_value=300),
+    n=st.integers(min_value=1, max_value=400),
+    avg=st.sampled_from([1, 7, 64, 113, 5000, 10**6]),
+)
+def test_run_ends_are_found_by_counting(lengths: list[int], first: int, n: int, avg: int) -> None:
+    lines = ["x" * k for k in lengths]
+    text = "\n".join(lines)
+    first = min(first, len(lines) - 1) if lines else 0
+    start = sum(k + 1 for k in lengths[:first])
+    newlines = [i for i, c in enumerate(text) if c == "\n" and i >= start]
+    assert checklog._nth_newline(text, start, n, avg) == (
+        newlines[n - 1] if len(newlines) >= n else -1
+    )
+    ends = (*newlines, len(text))  # the end of each line from `start`
+    assert checklog._lines_end(text, start, n, avg) == (ends[n - 1] if len(ends) >= n else -1)
+    for length in (2, 5, 1024):
+        assert checklog._has_line_of(text, length) == (max(map(len, lines), default=0) >= length)
+
+
+cut_fragments = st.lists(
+    st.sampled_from(
+        [
+            "    0: [2024-07-30 14:21:44] [INFO] rank 0: fetched batch 3",
+            " 1023: [2024-07-30 14:21:47] iteration 12/ 100 | throughput per GPU (TFLOP/s/GPU): 1",
+            "    0:     forward-backward ...............................: (1.2, 3.4)",
+            "...",
+            "  3: [...]",
+            "(200 lines omitted)",
+            "[snip] error",
+            "lines\tremoved",
+            "3 LINES SKIPPED",
+            "elided, said the Traceback",
+            "",
+        ]
+    ),
+    min_size=1,
+    max_size=30,
+)
+
+
+@settings(max_examples=300, deadline=None)
+@given(lines=cut_fragments)
+def test_one_pass_finds_the_candidates_and_the_cuts(lines: list[str]) -> None:
+    data = "\n".join(lines).encode()
+    found, pos = [], 0
+    while (pos := next_candidate(data, pos)) >= 0:
+        found.append(pos)
+        end = data.find(b"\n", pos)
+        if end < 0:
+            break
+        pos = end + 1
+    assert checklog._candidates(data) == (None if has_elision(data) else found)

@@ -140,6 +140,11 @@ _TOKENS = (
     "OOMKilled",
     "victed",
     "retry count",
+    "uda failure",  # NCCL's "Last error:" detail: "Cuda failure 802 'system not yet initialized'"
+    "ompletion from peer",  # NCCL's IB plugin: "NET/IBP:Got completion from peer ... status=12"
+    "NaN",  # a framework's divergence verdict: "Loss became infinite or NaN", "contain Inf/NaN"
+    "iverged",
+    "Invalid loss",  # Keras TerminateOnNaN: "Batch 12: Invalid loss, terminating training"
     "IBV_WC",
     # PBS/Torque/Moab records of a job the site ended; a mixed-precision loss scale collapsing.
     "eleted at request",

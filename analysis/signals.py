@@ -116,7 +116,8 @@ _PREEMPTION = re.compile(
     r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
     r"|Received SIGTERM death signal|\breceived (?:signal )?SIGTERM\b|Received signal 15\b"
-    r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]",
+    r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
+    r"|\bwas requested to terminate\b|received (?:a )?termination request",
     re.IGNORECASE,
 )
 
@@ -172,7 +173,7 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
         if m is not None:
             return Signal("walltime", SCHEDULER, f"time limit: {text.strip()[:150]}", line, True,
                           (), rank, True)  # fmt: skip
-    if "reempt" in text or "ermination" in text or "SIG" in text or "ignal 15" in text:
+    if "reempt" in text or "erminat" in text or "SIG" in text or "ignal 15" in text:
         m = _PREEMPTION.search(text)
         if m is not None and re.search(r"node fail", text, re.IGNORECASE):
             return Signal("node_failure", NODE, f"node failure: {text.strip()[:150]}", line,
@@ -192,7 +193,13 @@ _SRUN_NODE_FAIL = re.compile(
     r"(?:srun|salloc|sbatch): error: Node failure on (?P<host>[A-Za-z0-9][\w.-]*)"
 )
 _TASK_LAUNCH = re.compile(
-    r"Task launch for \S+ failed on node (?P<host>[A-Za-z0-9][\w.-]*): (?P<why>.+)"
+    r"Task launch for \S+ failed on node (?P<host>\[?[A-Za-z0-9][\w.-]*\]?): (?P<why>.+)"
+)
+# srun could not place the step's tasks on the CPUs it was given: the request and Slurm's
+# configuration (task/affinity, cpu binding), not a node's health. A requeue is Slurm's to try.
+_STEP_LAYOUT = re.compile(
+    r"Unable to layout tasks|failed to distribute tasks|Requested node configuration is not"
+    r" available|Unable to (?:create step|allocate resources)"
 )
 _EXIT_CODE = re.compile(r"Exited with exit code (\d+)")
 _TASK_SEP = re.compile(r"[,\s-]")
@@ -219,6 +226,10 @@ def _srun(text: str, line: str, names: NodeNames) -> Signal | None:
         host = m["host"]
         return Signal("srun_node_failure", NODE, f"srun: node failure on {host}", line, True,
                       _nodes_for(text, names, host), None, True, True)  # fmt: skip
+    m = _STEP_LAYOUT.search(text)
+    if m is not None:
+        return Signal("step_launch_failed", SCHEDULER, f"srun could not launch the step: "
+                      f"{m.group(0)}", line, True, (), None, True)  # fmt: skip
     m = _TASK_LAUNCH.search(text)
     if m is not None:
         host = m["host"]
@@ -277,8 +288,12 @@ _NVLINK = re.compile(
 )
 # CUDA runtime error numbers (cudaError_t and the legacy THC "cuda runtime error (N)") that say
 # the device or driver failed, as opposed to the program.
-_CUDA_DEVICE_CODES = frozenset({3, 30, 39, 46, 63, 64, 100, 101, 214, 218, 219, 220, 999})
-_CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716, 719})
+# 802/803: the driver stack or the GPU fabric is not up (cudaErrorSystemNotReady, a driver/
+# fabric-manager mismatch): the node, not the program.
+_CUDA_DEVICE_CODES = frozenset(
+    {3, 30, 39, 46, 63, 64, 100, 101, 214, 218, 219, 220, 719, 802, 803, 999}
+)
+_CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716})
 _CUDA_RUNTIME_CODE = re.compile(
     r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): |[Cc]uda failure (\d+)"
 )
@@ -294,12 +309,15 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("uncorrectable ECC", "cuda_ecc", GPU, True),
     ("ECC", "cuda_ecc", GPU, True),
     ("NVLink", "cuda_nvlink", GPU, True),
-    # "An exception occurred on the device while executing a kernel" (CUDA runtime docs): a bad
-    # pointer as often as a bad GPU, so no node is blamed; a requeue is still right.
-    ("unspecified launch failure", "cuda_launch_failure", UNKNOWN, True),
+    # "An exception occurred on the device while executing a kernel" (CUDA runtime docs). Mid-run,
+    # in code that ran thousands of steps before, it is the device or driver (Xid 13/31/43/79
+    # in the kernel log): GPU, requeue (tests/corpus/LABELLING.md, amendment 2).
+    ("unspecified launch failure", "cuda_launch_failure", GPU, True),
     ("launch timed out", "cuda_launch_timeout", GPU, True),
     ("unknown error", "cuda_unknown", GPU, True),
     ("initialization error", "cuda_init", GPU, True),
+    ("system not yet initialized", "cuda_system_not_ready", GPU, True),
+    ("system not ready", "cuda_system_not_ready", GPU, True),
     ("no CUDA-capable device", "cuda_no_device", GPU, True),
     ("busy or unavailable", "cuda_device_unavailable", GPU, True),
     ("GPU is lost", "cuda_gpu_lost", GPU, True),
@@ -403,6 +421,7 @@ _NCCL_ERR = re.compile(
     r"|invalid usage|ncclInvalidUsage|NCCL communicator was aborted|Duplicate GPU detected"
     r"|NCCL Error \d+|NCCL error)"
 )
+_NCCL_GENERIC = re.compile(r"NCCL (?:error|Error \d+)")
 # A collective or rendezvous that never completed: the job hangs (the process may die of it
 # later, by its watchdog). The rank that reports it waited for another; it is not the cause.
 _COLLECTIVE_TIMEOUT = re.compile(
@@ -445,13 +464,17 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                       nodes, rank, True, detail=f"error {m['err']}", fatal=False)  # fmt: skip
     m = _NCCL_ERR.search(text) if is_nccl or "Duplicate" in text else None
     if m is not None:
-        kind = m["kind"]
+        # "NCCL error in: ..., unhandled cuda error": the specific kind says what failed.
+        kinds = [k["kind"] for k in _NCCL_ERR.finditer(text)]
+        kind = next((k for k in kinds if not _NCCL_GENERIC.fullmatch(k)), kinds[0])
         if "Duplicate GPU" in kind or "usage" in kind.lower():
             return Signal("nccl_usage", APPLICATION, f"NCCL: {kind}", line, False, nodes, rank,
                           detail=kind)  # fmt: skip
         if "cuda" in kind.lower():
-            return Signal("nccl_cuda", GPU, f"NCCL: {kind}", line, False, nodes, rank, True,
-                          detail=kind)  # fmt: skip
+            # Some CUDA call inside NCCL failed: its "Last error: Cuda failure N" line says
+            # which (999, 802: the device; 2: out of memory); alone it names no cause.
+            return Signal("nccl_cuda", UNKNOWN, f"NCCL: {kind}", line, False, nodes, rank,
+                          detail=kind, victim=True)  # fmt: skip
         if "aborted" in kind:  # torn down because of a failure elsewhere
             return Signal("nccl_aborted", UNKNOWN, f"NCCL: {kind}", line, False, nodes, rank,
                           victim=True, detail=kind)  # fmt: skip
@@ -524,6 +547,7 @@ _SEGV = re.compile(
     + _FATAL_SIGNAL
     + r"|exit(?:ed)? on signal (?:11|6)\b|exitcode\s*:\s*-(?:11|6)\b"
 )
+_ABORT = re.compile(r"Fatal Python error: Abort|\bAborted\b|SIGABRT|signal 6\b|exitcode\s*:\s*-6\b")
 # A process the kernel or a person killed (SIGKILL): who did it, the line does not say.
 _KILLED = re.compile(
     r"^(?:.*\bline \d+:\s+\d+\s+)?Killed(?:\s+\S.*)?$|^已杀死$|Signal 9 \(SIGKILL\) received"
@@ -591,6 +615,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
                           nodes, rank, True)  # fmt: skip
     m = _SEGV.search(text)
     if m is not None:
+        if _ABORT.search(text):
+            # abort() follows an error its process reported itself (a C++ exception's what(),
+            # a watchdog's exception), often a line or another rank's line later: wait for it.
+            return Signal("aborted", UNKNOWN, f"process aborted: {m.group(0)}", line, False,
+                          nodes, rank)  # fmt: skip
         return Signal("segfault", UNKNOWN, f"process crashed: {m.group(0)}", line, True, nodes,
                       rank)  # fmt: skip
     if "_job_complete" in text:
@@ -779,6 +808,11 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
     found = _storage(text, line, rank, names)
     if found is not None:
         return found
+    if "NaN" in text or "iverged" in text or "Invalid loss" in text:
+        m = _DIVERGED.search(text)
+        if m is not None:
+            return Signal("nan_loss", APPLICATION, f"training diverged: {m.group(0)}", line,
+                          False, names.find(text), rank)  # fmt: skip
     if "returned nan" in text or "returned an invalid" in text:
         return Signal("nan_detected", APPLICATION, f"autograd anomaly: {text.strip()[:150]}",
                       line, False, names.find(text), rank)  # fmt: skip
@@ -786,6 +820,14 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         return Signal("device_assert", APPLICATION, "device-side assertion failed", line, False,
                       names.find(text), rank)  # fmt: skip
     return bare_exception(text, line, rank, names)
+
+
+# A framework's own verdict that training diverged (detectron2's FloatingPointError, Lightning's
+# and fairseq's NaN checks), also when the exception line around it is mangled or cut.
+_DIVERGED = re.compile(
+    r"Loss became infinite or NaN|[Tt]raining has diverged|contain(?:s)? Inf/NaN"
+    r"|Invalid loss, terminating training"
+)
 
 
 def _below(number: str, floor: float) -> bool:

@@ -28,7 +28,10 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("Rank0: (1) segmentation fault: artificial segfault", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("3: Segmentation fault (core dumped)", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("Fatal Python error: Segmentation fault", "segfault", "UNKNOWN", True, (), True, False, False, False),
-    ("[rank2]: Signal 6 (SIGABRT) received by PID 4711", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    # an abort waits for the error its process reports around it (what(), a watchdog's exception)
+    ("[rank2]: Signal 6 (SIGABRT) received by PID 4711", "aborted", "UNKNOWN", False, (), True, False, False, False),
+    ("(RayWorkerVllm pid=7046) Fatal Python error: Aborted", "aborted", "UNKNOWN", False, (), True, False, False, False),
+    ("/bin/sh: line 1:  4711 Aborted                 (core dumped) python train.py", "aborted", "UNKNOWN", False, (), True, False, False, False),
     ("*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f12) from PID 0; stack trace: ***", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("process 3 terminated with signal SIGSEGV", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("/bin/bash: line 1: 4711 Bus error (core dumped) python train.py", "bus_error", "NODE", True, (), True, False, False, False),
@@ -137,7 +140,22 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("GroupNCCL.cpp:1275, internal error, NCCL version 2.14.3", "nccl_error", "UNKNOWN", False, (), True, False, True, False),
     # a missing file is the job's own error, even when a storage library reports it
     ("OSError: Unable to open file (unable to open file: name = './checkpoint/train.h5', errno = 2, error message = 'No such file or directory', flags = 0, o_flags = 0)", "python_exception", "APPLICATION", False, (), False, False, False, False),
-    ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "UNKNOWN", True, (), True, False, False, False),
+    ("RuntimeError: CUDA error: unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False, False),
+    ("THCudaCheck FAIL file=/pytorch/aten/src/THC/THCCachingHostAllocator.cpp line=271 error=4 : unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False, False),
+    # NCCL's generic words name no cause (the "Last error:" line that follows does); its detail
+    # line's CUDA code says the device is not up
+    ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "nccl_cuda", "UNKNOWN", False, (), True, False, True, False),
+    ("Cuda failure 802 'system not yet initialized'", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 len=32696 vendor err 129 (Send)", "nccl_ib_completion_error", "NETWORK", False, (), True, False, False, False),
+    # a framework's divergence verdict, also inside a mangled exception line
+    ("Runtime Error: floatingPointError: Loss became infinite or NaN at iteration=166!", "nan_loss", "APPLICATION", False, (), False, False, False, False),
+    ("FloatingPointError: Predicted boxes or scores contain Inf/NaN. Training has diverged.", "nan_loss", "APPLICATION", False, (), False, False, False, False),
+    ("Batch 1200: Invalid loss, terminating training", "nan_loss", "APPLICATION", False, (), False, False, False, False),
+    # srun could not lay the step's tasks out: Slurm's side (request, binding), not a node
+    ("srun: error: Task launch for StepId=125452.4 failed on node gpu-a17: Unable to layout tasks on given cpus", "step_launch_failed", "SCHEDULER", True, (), True, False, False, False),
+    ("srun: error: JobId=125452 failed to distribute tasks (bind_type:threads,mask_cpu,one_thread) - this should never happen", "step_launch_failed", "SCHEDULER", True, (), True, False, False, False),
+    # an orchestrator asking the trial to stop (Determined, Ray, a k8s operator): the site's call
+    ("<info> [2022-05-09 22:53:22] Trial 1311 (Experiment 1192) was requested to terminate", "preempted", "SCHEDULER", False, (), True, False, False, False),
     # the host's own failures in other software's words: a data loader worker's SIGBUS (Paddle
     # writes "BUS"), a PBS memory kill, the kernel's uncorrected-memory and fatal APEI reports
     ("ERROR: Unexpected BUS error encountered in DataLoader worker. This might be caused by insufficient shared memory (shm)", "bus_error", "NODE", True, (), True, False, False, False),
@@ -238,6 +256,14 @@ HEALTHY = [
     "Resources Used:  cput=02:13:44,mem=38427376kb,vmem=40122112kb,walltime=00:24:18",
     "[1,0]<stdout>:Horovod has been initialized with 8 ranks",
     "launcher.py:3653 the agent finished, exit code = 0",
+    # NaN words that are no verdict: a skipped step, a counter, a metric
+    "[Rank 0] Detected NaN/inf in gradients, skipping step 1200",
+    "loss is nan, skipping batch 17",
+    "| number of skipped iterations:   0 | number of nan iterations:   0 |",
+    # a launch that worked, a termination that was asked for at the end
+    "srun: launching StepId=125452.4 on host gpu-a17, 8 tasks: [0-7]",
+    "Trial 1311 (Experiment 1192) was completed: checkpoint saved",
+    "NCCL INFO NET/IB : Using [0]mlx5_0:1/IB ; OOB ib0:10.0.0.1<0>",
 ]
 
 

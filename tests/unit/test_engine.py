@@ -509,7 +509,7 @@ def test_nvrx_missed_heartbeat_is_a_hang_at_once() -> None:
         ("slurmstepd: error: Detected 2 oom-kill event(s) in step 3756240.batch cgroup",
          "host_oom"),
         # detectron2 names the iteration the loss diverged at
-        ("FloatingPointError: Loss became infinite or NaN at iteration=1029!", "python_exception"),
+        ("FloatingPointError: Loss became infinite or NaN at iteration=1029!", "nan_loss"),
     ],
 )  # fmt: skip
 def test_a_failure_report_that_counts_steps_is_a_failure_not_progress(line: str, name: str) -> None:
@@ -522,6 +522,38 @@ def test_a_failure_report_that_counts_steps_is_a_failure_not_progress(line: str,
     healthy = engine()
     feed(healthy, [progress(10), "iteration 11/100 | train_error: 0.12 | lm loss: 2.1"], at=0.0)
     assert healthy.iteration == 11 and healthy.pending == ()
+
+
+def test_a_progress_bar_the_shell_appended_a_death_report_to_is_a_crash() -> None:
+    """tqdm draws without a newline: bash's "line 6: 3305 Killed" lands on the bar's line."""
+    bar = "Epoch 15 (validation): 2%|#4    | 20/1094 [00:41<11:04,  1.62it/s]"
+    e = engine()
+    feed(e, [bar], at=0.0)
+    feed(e, [f"{bar}/home/u/bin/jac-crun: line 6:  3305 Killed    $JACROOT/bin/jac-run"], at=5.0)
+    assert [s.name for s in e.pending] == ["killed"]
+    finding = e.final_finding()
+    assert finding is not None and finding.kind is Observed.CRASH
+    # counter-example: the bar alone is progress, nothing pending
+    healthy = engine()
+    feed(healthy, [bar], at=0.0)
+    assert healthy.pending == () and healthy.has_progress
+
+
+def test_an_abort_waits_for_the_error_its_process_reports() -> None:
+    """abort() comes with its reason: the watchdog's exception after it decides the cause."""
+    e = engine()
+    feed(e, [progress(10)], at=0.0)
+    assert feed(e, ["(RayWorkerVllm pid=7046) Fatal Python error: Aborted"], at=1.0) == []
+    found = feed(e, ["[E ProcessGroupNCCL.cpp:916] [Rank 0] NCCL watchdog thread terminated "
+                     "with exception: CUDA error: an illegal memory access was encountered"],
+                 at=1.5)  # fmt: skip
+    assert len(found) == 1 and found[0].kind is Observed.CRASH
+    assert found[0].category == "APPLICATION" and found[0].requeue_warranted is False
+    # alone, the abort is still a crash once the window passes without progress
+    alone = engine()
+    feed(alone, [progress(10), "Fatal Python error: Aborted"], at=0.0)
+    late = alone.silence(31.0, 31.0)
+    assert late is not None and late.kind is Observed.CRASH and late.category == "UNKNOWN"
 
 
 def test_megatron_exit_16_on_its_checkpoint_line_is_read() -> None:

@@ -4,9 +4,10 @@ tests/corpus/ holds real excerpts (public issue threads and repositories, each c
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
 and the former held-out sets heldout/, fresh/, heldout3/, heldout4/ and heldout5/) and a
-held-out set (heldout6/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores them; the
-README shows the tables. The floors below are the figures measured when they were last changed:
-a rule change that loses ground fails here, and so does one that silently changes the corpus.
+held-out set (heldout6/, once drawn: measured, never used to write rules). tests/corpus_eval.py
+scores them; the README shows the tables. The floors below are the figures measured when they
+were last changed: a rule change that loses ground fails here, and so does one that silently
+changes the corpus.
 """
 
 from __future__ import annotations

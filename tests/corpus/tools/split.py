@@ -61,6 +61,10 @@ INCOMING = CORPUS / "incoming"
 # "heldout5" is the fifth held-out set, drawn after heldout4/ had been used to write rules: new
 # public excerpts from sources cited nowhere else in the corpus, gathered and labelled by
 # LABELLING.md without running the engine on them, committed before it is measured.
+# "heldout6" is the sixth held-out set, drawn after heldout5/ had been used to write rules: new
+# public excerpts from sources cited nowhere else in the corpus, gathered and labelled by
+# LABELLING.md without running the engine on them or reading its rules, committed before it is
+# measured.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -68,6 +72,7 @@ SPLITS = {
     "heldout3": CORPUS / "heldout3",
     "heldout4": CORPUS / "heldout4",
     "heldout5": CORPUS / "heldout5",
+    "heldout6": CORPUS / "heldout6",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 
@@ -351,7 +356,8 @@ def write_sources(all_labels: dict[str, dict]) -> None:
         "",
         f"Groups: tune {n_groups['tune']}, heldout {n_groups['heldout']}, "
         f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, "
-        f"heldout4 {n_groups['heldout4']}, heldout5 {n_groups['heldout5']}, total {len(rows)}.",
+        f"heldout4 {n_groups['heldout4']}, heldout5 {n_groups['heldout5']}, "
+        f"heldout6 {n_groups['heldout6']}, total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)
@@ -383,7 +389,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--heldout-name",
         default="heldout",
-        choices=("heldout", "fresh", "heldout3", "heldout4", "heldout5"),
+        choices=("heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6"),
         help="where new groups' held-out share goes (fresh: a second held-out set)",
     )
     args = ap.parse_args(argv)

@@ -101,11 +101,12 @@ def attribute(
     if not causes:
         return None
     signals = _after_a_crash([_with_rank_node(signal, rank_nodes) for signal in causes])
-    # Everything after Slurm's own cancel line happened because of it.
-    for i, signal in enumerate(signals):
-        if signal.name.startswith("slurm_"):
-            signals = signals[: i + 1]
-            break
+    # Everything after Slurm's own cancel line happened because of it; a cancel without a
+    # reason (a step ended) may be followed by the job's, which says why (preemption).
+    cancels = [i for i, signal in enumerate(signals) if signal.name.startswith("slurm_")]
+    if cancels:
+        reasoned = [i for i in cancels if not signals[i].victim]
+        signals = signals[: (reasoned or cancels)[0] + 1]
     ranked = sorted(range(len(signals)), key=lambda i: (_klass(signals[i]), i))
     root = signals[ranked[0]]
     klass = _klass(root)

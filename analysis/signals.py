@@ -113,7 +113,7 @@ _PBS_DELETED = re.compile(r"[Jj]ob deleted at request of (?P<who>[\w.-]+)@")
 # system (qdel, preemption, a limit), i.e. the site ended it.
 _PBS_SIGTERM = re.compile(r"Exit[_ ]Status:?\s*=?\s*271\b|Linux Signal 15 SIGTERM")
 _PREEMPTION = re.compile(
-    r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))"
+    r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))(?!,? or crashed)"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
     r"|Received SIGTERM death signal|\breceived (?:signal )?SIGTERM\b|Received signal 15\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
@@ -137,8 +137,9 @@ def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
         return Signal("slurm_cancelled", SCHEDULER, what, line, True, (), rank, detail=why)
     # No reason: a person's scancel, or srun ending the step after one of its tasks failed
     # (srun's own "task N: Killed" goes to the batch log, not the step's): either way the cause,
-    # if any, is elsewhere in the log.
-    return Signal("slurm_step_cancelled", UNKNOWN, what, line, True, (), rank, victim=True)
+    # if any, is elsewhere in the log; the job's own cancel line with its reason (preemption,
+    # time limit) often follows the step's within seconds: wait for it.
+    return Signal("slurm_step_cancelled", UNKNOWN, what, line, False, (), rank, victim=True)
 
 
 def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
@@ -296,6 +297,7 @@ _CUDA_DEVICE_CODES = frozenset(
 _CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716})
 _CUDA_RUNTIME_CODE = re.compile(
     r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): |[Cc]uda failure (\d+)"
+    r"|cudaSuccess \((\d+) vs\. 0\)"
 )
 _CUDA = re.compile(
     r"CUDA error: (?P<msg>[^.\n]*?)(?:\.|$|\s*\(|\s*CUDA kernel|\s*Search for|\s*Compile with)"
@@ -303,6 +305,7 @@ _CUDA = re.compile(
     r"|cuda runtime error \(\d+\) : (?P<legacy>[^\n]*?)(?: at |$)"
     r"|THCudaCheck FAIL .*?: (?P<thc>[^\n]*)"
     r"|(?:CUDA|Cuda) (?:failure|Error)[: ]+(?P<other>[^\n]*)"
+    r"|== cudaSuccess \(\d+ vs\. 0\)\s*(?P<glog>[^\n]*)"
 )
 # CUDA error texts: (needle, name, category, immediate)
 _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
@@ -367,7 +370,7 @@ def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
             return Signal("cuda_oom", APPLICATION, "CUDA out of memory", line, False,
                           names.find(text), rank)  # fmt: skip
         return None
-    msg = m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or ""
+    msg = m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or m["glog"] or ""
     nodes = names.find(text)
     code_m = _CUDA_RUNTIME_CODE.search(text)
     code = int(next(g for g in code_m.groups() if g)) if code_m is not None else None
@@ -433,7 +436,12 @@ _COLLECTIVE_TIMEOUT = re.compile(
     r"|DistStoreError: .*(?:[Tt]imed? ?out|Timeout)|Socket Timeout|wait timeout after \d+"
     r"|Timed out after \d+ seconds waiting for clients|RendezvousTimeoutError"
     r"|timed out in (?:allreduce|allgather|broadcast|reduce|barrier|all_reduce|all_gather)"
-    r"|NCCL timeout|ncclCommWatchdog.*timeout|Timeout\(ms\)=\d+\) ran for \d+",
+    r"|NCCL timeout|ncclCommWatchdog.*timeout|Timeout\(ms\)=\d+\) ran for \d+"
+    # a c10d store client that never reached its server; JAX's/TF's coordination service
+    # missing a task's heartbeats ("... heartbeat timeout. This indicates that the remote task
+    # has failed, got preempted, or crashed"): nothing progresses, the cause is elsewhere
+    r"|client socket has timed out after \d+ ?ms|Task \S+ heartbeat timeout"
+    r"|heartbeat timeout\. This indicates",
 )
 # torch elastic's agent cannot reach its rendezvous store: the job makes no progress.
 _RENDEZVOUS = re.compile(
@@ -813,6 +821,16 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         if m is not None:
             return Signal("nan_loss", APPLICATION, f"training diverged: {m.group(0)}", line,
                           False, names.find(text), rank)  # fmt: skip
+    if "Assertion" in text:
+        m = _HOST_ASSERT.search(text)
+        if m is not None:
+            return Signal("assertion", APPLICATION, f"assertion failed: {m.group(0)[:150]}",
+                          line, False, names.find(text), rank)  # fmt: skip
+    if "EXHAUSTED" in text or "Exhausted" in text or "OOM when allocating" in text:
+        m = _DEVICE_MEMORY_EXHAUSTED.search(text)
+        if m is not None:
+            return Signal("device_oom", APPLICATION, f"device memory exhausted: {m.group(0)}",
+                          line, False, names.find(text), rank)  # fmt: skip
     if "returned nan" in text or "returned an invalid" in text:
         return Signal("nan_detected", APPLICATION, f"autograd anomaly: {text.strip()[:150]}",
                       line, False, names.find(text), rank)  # fmt: skip
@@ -827,6 +845,16 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
 _DIVERGED = re.compile(
     r"Loss became infinite or NaN|[Tt]raining has diverged|contain(?:s)? Inf/NaN"
     r"|Invalid loss, terminating training"
+)
+
+
+# A C or C++ program's own assertion (assert(3): glibc's "prog: file.c:97: f: Assertion `x'
+# failed.", other libcs' and MSVC's "Assertion failed: x (file.c:97)"): the program's bug.
+_HOST_ASSERT = re.compile(r"Assertion failed: .+ \(\S+:\d+\)|: Assertion `.*' failed")
+# XLA/TensorFlow out of device memory (TPU or GPU): the program's size, like CUDA OOM.
+_DEVICE_MEMORY_EXHAUSTED = re.compile(
+    r"RESOURCE_EXHAUSTED: (?:Attempting to (?:reserve|allocate)|Out of memory|OOM)"
+    r"|ResourceExhaustedError|OOM when allocating tensor"
 )
 
 
@@ -853,8 +881,11 @@ def _xid(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
                       rank, True, detail=str(xid.code), fatal=False)  # fmt: skip
     if not info.fatal:
         return None  # informational (row remap recorded, SBE rate): no crash
-    return Signal("xid", info.category, f"Xid {xid.code}: {info.meaning}", line, True, nodes,
-                  rank, info.requeue, info.exclude, detail=str(xid.code))  # fmt: skip
+    # An Xid the application usually causes (13, 31, 43) waits: the hardware Xid or the
+    # process's own error that often follows in the same kernel log decides the cause.
+    immediate = info.category is not APPLICATION
+    return Signal("xid", info.category, f"Xid {xid.code}: {info.meaning}", line, immediate,
+                  nodes, rank, info.requeue, info.exclude, detail=str(xid.code))  # fmt: skip
 
 
 # --- Python exceptions ------------------------------------------------------------------------
@@ -872,7 +903,12 @@ _BARE_EXCEPTION = re.compile(
     r"|Exception))(?P<sep>:\s|:$|$)(?P<msg>.*)$"
 )
 # Raised by code that cannot run at all: the same error recurs on every attempt.
-_NOT_A_CRASH = frozenset({"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration"})
+_NOT_A_CRASH = frozenset(
+    {"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration",
+     # an operation cancelled because something else ended it (TensorFlow's queues closing at
+     # shutdown, asyncio tasks, futures): the cause, if any, is elsewhere
+     "CancelledError"}
+)  # fmt: skip
 # An exception whose message is a failed connection (`RuntimeError: Connection reset by peer` from
 # init_process_group) failed on the network, whatever its type.
 _NETWORK_MESSAGE = re.compile(

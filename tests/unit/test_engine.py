@@ -556,6 +556,43 @@ def test_an_abort_waits_for_the_error_its_process_reports() -> None:
     assert late is not None and late.kind is Observed.CRASH and late.category == "UNKNOWN"
 
 
+def test_an_application_xid_waits_for_a_hardware_one_that_follows() -> None:
+    """Xid 43/31/13 are usually the program's; an Xid 94 (contained ECC) after them is the
+    cause, and its node the culprit. Alone, the application Xid still ends as a crash."""
+    e = engine()
+    assert feed(e, ["NVRM: Xid (PCI:0000:00:05): 43, pid=1045242, name=pt_main_thread, Ch 8"],
+                at=0.0) == []  # fmt: skip
+    xid94 = (
+        "node4 kernel: NVRM: Xid (PCI:0000:00:08): 94, pid='<unknown>', name=<unknown>,"
+        " Contained: SM (0x1). RST: No, D-RST: No"
+    )
+    found = feed(e, [xid94], at=1.0)
+    assert len(found) == 1 and found[0].category == "GPU"
+    alone = engine()
+    feed(alone, ["NVRM: Xid (PCI:0000:00:05): 43, pid=1, name=python, Ch 8"], at=0.0)
+    late = alone.final_finding()
+    assert late is not None and late.category == "APPLICATION"
+
+
+def test_a_step_cancelled_without_reason_waits_for_the_jobs_reason() -> None:
+    """Slurm cancels the step, then the job DUE TO PREEMPTION: the scheduler's call."""
+    e = engine()
+    feed(e, [progress(10)], at=0.0)
+    step = "slurmstepd: error: *** STEP 37361369.0 ON node1 CANCELLED AT 2021-03-15T17:50:23 ***"
+    assert feed(e, [step], at=1.0) == []
+    job = (
+        "slurmstepd: error: *** JOB 37361369 ON node1 CANCELLED AT 2021-03-15T18:00:46 DUE TO"
+        " PREEMPTION ***"
+    )
+    found = feed(e, [job], at=2.0)
+    assert len(found) == 1 and found[0].category == "SCHEDULER"
+    # alone, the reasonless cancel is a crash of unknown cause once the window passes
+    alone = engine()
+    feed(alone, [progress(10), step], at=0.0)
+    late = alone.silence(31.0, 31.0)
+    assert late is not None and late.kind is Observed.CRASH and late.category == "UNKNOWN"
+
+
 def test_megatron_exit_16_on_its_checkpoint_line_is_read() -> None:
     """ "Saving a checkpoint and exiting now" starts a save and asks for other hardware."""
     e = engine()

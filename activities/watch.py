@@ -58,6 +58,11 @@ MISSING = Unknown.MISSING
 
 HEARTBEAT_EVERY_S = 5.0
 LOCATE_EVERY_S = 1.0
+# Between two polls a quiet log costs one `lseek` of its open file; the `stat` of its path that
+# sees a replacement (a rotated or swapped log) comes every this many polls. The trade: a log
+# replaced while its old file gets no new bytes is followed up to this many polls later (2 s at
+# the production 0.5 s), instead of at the next poll (`LogScanner.unchanged`).
+PATH_CHECK_EVERY_POLLS = 4
 # A job missing from good answers is asked about directly at most this often.
 DIRECT_CHECK_EVERY_S = 2.0
 # Slurm unreachable this long is reported (once per outage) as a note in the job's workflow.
@@ -511,7 +516,12 @@ class _AttemptWatcher:
             return
         user = JobUser(uid=job.user_id, gid=job.group_id, name=job.user_name)
         offset = state.cursor.offset if state.cursor.path == path else 0
-        state.scanner = LogScanner(path, offset, opener=opener_for(user))
+        state.scanner = LogScanner(
+            path,
+            offset,
+            opener=opener_for(user),
+            path_check_s=self.owner._poll_interval * PATH_CHECK_EVERY_POLLS,
+        )
         if state.cursor.path != path:
             state.cursor.path, state.cursor.offset, state.cursor.lines = path, 0, 0
         log.info("job %s attempt %s: watching %s", job.job_id, self.request.attempt, path)

@@ -440,3 +440,57 @@ async def test_a_replaced_log_is_followed_within_a_few_polls(
     # 4 polls of 0.05 s: seen well within a second (a slack for a loaded host)
     assert time.monotonic() - started < 1.0
     assert [scanner._path_check_s for scanner in built] == [0.05 * 4]
+
+
+async def test_sleeps_due_at_one_tick_share_one_timer_and_never_end_early() -> None:
+    clock = watch_module.Clock(tick_s=0.05)
+    loop = asyncio.get_running_loop()
+    woke: dict[int, tuple[float, float]] = {}
+
+    async def sleeper(n: int, seconds: float) -> None:
+        asked = loop.time() + seconds
+        await clock.sleep(seconds)
+        woke[n] = (asked, loop.time())
+
+    timers = 0
+    real_call_at = loop.call_at
+
+    def counting_call_at(*args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        nonlocal timers
+        timers += 1
+        return real_call_at(*args, **kwargs)
+
+    loop.call_at = counting_call_at  # type: ignore[method-assign]
+    try:
+        seconds = [0.2 + i * 0.0005 for i in range(100)]  # due within 0.05 s: 1 or 2 ticks
+        await asyncio.gather(*(sleeper(n, s) for n, s in enumerate(seconds)))
+    finally:
+        del loop.call_at  # type: ignore[method-assign]
+    assert timers <= 2, "one timer per tick, not per sleeper"
+    assert len(woke) == 100 and not clock._due
+    for asked, at in woke.values():
+        assert asked <= at + 1e-6, "never before its due time"
+        assert at - asked < 0.05 + 0.1  # the tick, and slack for a loaded host
+
+
+async def test_a_cancelled_sleep_raises_and_wakes_no_one_else_early_or_late() -> None:
+    clock = watch_module.Clock(tick_s=0.05)
+    gone = asyncio.create_task(clock.sleep(0.1))
+    stays = asyncio.create_task(clock.sleep(0.1))
+    await asyncio.sleep(0.01)
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    await asyncio.wait_for(stays, 1)
+    await clock.sleep(0)  # no tick to wait for
+    assert not clock._due
+
+
+def test_the_watches_clock_ticks_with_the_readers_gathering_window() -> None:
+    job = SlurmJob(job_id=7, name="train", state=JobState.RUNNING)
+    for poll, tick in [(0.5, 0.05), (0.05, 0.005)]:
+        activities = WatchActivities(
+            FakePoller([job]), FakeSlurm([job]), SignatureAnalyzer, poll_interval=poll
+        )
+        assert activities._clock._tick_s == pytest.approx(tick)
+        assert activities._reader._gather_s == pytest.approx(tick)

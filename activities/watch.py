@@ -17,6 +17,7 @@ import asyncio
 import dataclasses
 import enum
 import logging
+import math
 import random
 import time
 from collections.abc import Callable
@@ -58,6 +59,11 @@ MISSING = Unknown.MISSING
 
 HEARTBEAT_EVERY_S = 5.0
 LOCATE_EVERY_S = 1.0
+# Between two polls a quiet log costs one `lseek` of its open file; the `stat` of its path that
+# sees a replacement (a rotated or swapped log) comes every this many polls. The trade: a log
+# replaced while its old file gets no new bytes is followed up to this many polls later (2 s at
+# the production 0.5 s), instead of at the next poll (`LogScanner.unchanged`).
+PATH_CHECK_EVERY_POLLS = 4
 # A job missing from good answers is asked about directly at most this often.
 DIRECT_CHECK_EVERY_S = 2.0
 # Slurm unreachable this long is reported (once per outage) as a note in the job's workflow.
@@ -67,7 +73,21 @@ MAX_EVIDENCE_CHARS = 1000  # evidence travels in workflow state: keep it small
 
 
 class Clock:
-    """Wall time, a monotonic time and sleeping: the real ones, or a test's virtual time."""
+    """Wall time, a monotonic time and sleeping: the real ones, or a test's virtual time.
+
+    With `tick_s` > 0, every sleep ends on the first tick (a multiple of `tick_s` on the event
+    loop's clock) at or after its due time, and all the sleeps due at one tick share one timer.
+    1,000 watches polling every 0.5 s are then ~20 timers a second instead of 2,000 (each with
+    its own heap entry, event loop iteration and cancel): measured with bench/watch_cpu.py at
+    1,000 jobs, the watches' CPU fell from ~20 % to ~12 % of a core. The trade: a sleep lasts
+    up to `tick_s` longer than asked (never shorter). The watches' phases stay spread: each
+    poll's jittered interval lands on one of several ticks at random.
+    """
+
+    def __init__(self, tick_s: float = 0.0) -> None:
+        self._tick_s = tick_s
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._due: dict[int, list[asyncio.Future[None]]] = {}  # tick number -> its sleepers
 
     def time(self) -> float:
         return time.time()
@@ -76,7 +96,27 @@ class Clock:
         return time.monotonic()
 
     async def sleep(self, seconds: float) -> None:
-        await asyncio.sleep(seconds)
+        if self._tick_s <= 0 or seconds <= 0:
+            await asyncio.sleep(seconds)
+            return
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:  # another event loop (tests): its ticks are its own
+            self._loop, self._due = loop, {}
+        tick = math.ceil((loop.time() + seconds) / self._tick_s)
+        sleepers = self._due.get(tick)
+        if sleepers is None:
+            sleepers = self._due[tick] = []
+            loop.call_at(tick * self._tick_s, self._wake, tick, sleepers)
+        woken: asyncio.Future[None] = loop.create_future()
+        sleepers.append(woken)
+        await woken  # a cancelled sleeper's future is cancelled: _wake skips it
+
+    def _wake(self, tick: int, sleepers: list[asyncio.Future[None]]) -> None:
+        if self._due.get(tick) is sleepers:
+            del self._due[tick]
+        for woken in sleepers:
+            if not woken.done():
+                woken.set_result(None)
 
 
 def _cursor_from(details: Any, fallback: LogCursor) -> LogCursor:
@@ -149,10 +189,11 @@ class WatchActivities:
         self._control = control
         self._analyzer_factory = analyzer_factory
         self._poll_interval = poll_interval
-        self._clock = clock or Clock()
         # Every watch's log reads, one thread call per gathering window (activities/logs/reader).
         gather = min(0.05, poll_interval / 10) if read_gather_s is None else read_gather_s
         self._reader = LogReader(gather)
+        # The watches' sleeps end on shared ticks of the same length (see Clock).
+        self._clock = clock or Clock(tick_s=min(0.05, poll_interval / 10))
         self._poll_jitter = poll_jitter
 
     @activity.defn(name=ActivityName.WATCH_ATTEMPT)
@@ -511,7 +552,12 @@ class _AttemptWatcher:
             return
         user = JobUser(uid=job.user_id, gid=job.group_id, name=job.user_name)
         offset = state.cursor.offset if state.cursor.path == path else 0
-        state.scanner = LogScanner(path, offset, opener=opener_for(user))
+        state.scanner = LogScanner(
+            path,
+            offset,
+            opener=opener_for(user),
+            path_check_s=self.owner._poll_interval * PATH_CHECK_EVERY_POLLS,
+        )
         if state.cursor.path != path:
             state.cursor.path, state.cursor.offset, state.cursor.lines = path, 0, 0
         log.info("job %s attempt %s: watching %s", job.job_id, self.request.attempt, path)

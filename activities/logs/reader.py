@@ -3,11 +3,12 @@
 Each watch activity used to read its log with its own `asyncio.to_thread` every poll: at 1,000
 jobs, 2,000 thread hops a second, most of them reading nothing. Here a watch hands its scanner to
 the process's `LogReader` and awaits its own result; the reader gathers the requests that arrive
-within a short window, and one thread call serves them all: each scanner first asks one `stat`
-of its path whether anything could be read (`LogScanner.unchanged`), and only those that may
-have new bytes are read. What is read, and how (the opener's access checks as the job's user,
-replacement, truncation, the cursor), is the scanner's own, unchanged: the reader only decides
-when scanners are called, and that no scanner is read by two threads at once.
+within a short window, and one thread call serves them all: each scanner first asks whether
+anything could be read (`LogScanner.unchanged`: one `lseek` of its open file, and every few
+polls a `stat` of its path for a replacement), and only those that may have new bytes are
+read. What is read, and how (the opener's access checks as the job's user, replacement,
+truncation, the cursor), is the scanner's own, unchanged: the reader only decides when
+scanners are called, and that no scanner is read by two threads at once.
 
 N watches polling every P seconds make about N x window / P requests per thread call (1,000
 watches, 0.5 s, 0.05 s: ~100). The watches keep their own phases (each poll sleeps the interval

@@ -6,6 +6,7 @@ import contextlib
 import io
 import os
 from collections.abc import Callable
+from time import monotonic as _monotonic
 from types import TracebackType
 from typing import BinaryIO
 
@@ -69,6 +70,7 @@ class LogScanner:
         *,
         opener: Callable[[str], BinaryIO] | None = None,
         max_line_bytes: int = 65536,
+        path_check_s: float = 0.0,
     ) -> None:
         if offset < 0:
             raise ValueError(f"offset must be >= 0, got {offset}")
@@ -84,6 +86,9 @@ class LogScanner:
         self._buf = bytearray()  # head of the pending line, never longer than _limit
         self._dropped = 0  # bytes of the pending line beyond _limit, counted but not kept
         self._joined = False  # read_blocks is running: keep the lines of a chunk in one string
+        # `unchanged` looks at the path (replacement) at most this often; 0: every call.
+        self._path_check_s = path_check_s
+        self._path_checked_at = 0.0  # monotonic time of the last stat of the path
 
     @property
     def path(self) -> str:
@@ -100,20 +105,40 @@ class LogScanner:
         return self._read_pos - self._offset
 
     def unchanged(self) -> bool:
-        """True when a read now would certainly return nothing and change nothing.
+        """True when a read now would return nothing and change nothing (see the trade below).
 
-        One `stat` of the path: the file is open, the path still names it (no replacement to
-        drain) and its size is where the next read starts (nothing appended, not truncated).
-        Anything else (not yet open, path gone or unstat-able, another inode, another size) is
-        False: the caller reads, and the read handles it as before.
+        Not yet open, or any error: False (the caller reads, and the read handles it as
+        before). Otherwise one system call:
+
+        - When the path was last looked at `path_check_s` ago or more (always, with the
+          default 0): one `stat` of the path. True when the path still names the open file
+          and its size is where the next read starts. A replacement to drain, or a path gone
+          or unstat-able (read the open handle, as before), is False.
+        - Between those: one `lseek` to the end of the already open file (no path lookup, no
+          stat result built): True when its size is where the next read starts. An append
+          (a partial line too) or a truncation is seen at once, as before.
+
+        The trade (only with `path_check_s` > 0, as the watches ask): a replacement of the
+        file (rename, `mv new log`) whose old inode gets no new bytes is seen by the next path
+        check, up to `path_check_s` later, not at the next call. Every read also checks the
+        path (`_replaced`), so a file that is written is followed at once.
         """
-        if self._fh is None or self._identity is None:
+        fh, identity = self._fh, self._identity
+        if fh is None or identity is None:
             return False
+        now = _monotonic()
+        if now - self._path_checked_at >= self._path_check_s:
+            self._path_checked_at = now
+            try:
+                st = os.stat(self._path)
+            except (OSError, ValueError):
+                return False
+            return (st.st_dev, st.st_ino) == identity and st.st_size == self._read_pos
         try:
-            st = os.stat(self._path)
-        except (OSError, ValueError):
+            # The read seeks to `_read_pos` itself before reading: moving the offset is free.
+            return fh.seek(0, io.SEEK_END) == self._read_pos
+        except (OSError, ValueError, AttributeError):
             return False
-        return (st.st_dev, st.st_ino) == self._identity and st.st_size == self._read_pos
 
     def read_lines(self, max_bytes: int = 4 << 20) -> list[str]:
         """Read at most `max_bytes` new bytes; return the complete lines among them, in order."""
@@ -200,6 +225,7 @@ class LogScanner:
         except Exception as exc:  # the opener is injected code: any failure means "unavailable"
             raise LogUnavailable(f"cannot open {self._path}: {exc}") from exc
         self._fh = fh
+        self._path_checked_at = _monotonic()  # the path named this file just now
         try:
             self._identity = _identity_of_handle(fh)
             if self._identity is None:
@@ -217,6 +243,7 @@ class LogScanner:
     def _replaced(self) -> bool:
         if self._identity is None:
             return False
+        self._path_checked_at = _monotonic()
         now = _identity_of_path(self._path)
         # A vanished or unstat-able path is not a replacement: keep reading the open handle,
         # whose writer may well still be appending to it.

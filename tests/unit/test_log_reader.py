@@ -6,9 +6,11 @@ import asyncio
 import os
 import threading
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from activities.logs import scanner as scanner_module
 from activities.logs.access import JobUser, opener_for
 from activities.logs.reader import LogReader
 from activities.logs.scanner import LogScanner, LogUnavailable
@@ -142,3 +144,117 @@ async def test_a_hung_read_stops_only_its_own_batch(tmp_path: Path) -> None:
     assert await asyncio.wait_for(stuck, 5) == ["job 0 line 1\njob 0 line 2"]
     assert await asyncio.wait_for(again, 5) == []
     await reader.aclose()
+
+
+# --- a quiet log between two looks at its path: one lseek of the open file ----------------------
+
+
+class _Clock:
+    """The scanner's monotonic clock, moved by hand."""
+
+    def __init__(self) -> None:
+        self.now = 1000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> _Clock:
+    fake = _Clock()
+    monkeypatch.setattr(scanner_module, "_monotonic", fake)
+    return fake
+
+
+@pytest.fixture
+def path_stats(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every `os.stat` of a path made while the test runs (the real one answers)."""
+    seen: list[str] = []
+    real = os.stat
+
+    def counting(path: Any, *args: Any, **kwargs: Any) -> os.stat_result:
+        seen.append(str(path))
+        return real(path, *args, **kwargs)
+
+    monkeypatch.setattr(os, "stat", counting)
+    return seen
+
+
+def test_between_path_checks_a_quiet_log_costs_no_stat_of_its_path(
+    tmp_path: Path, clock: _Clock, path_stats: list[str]
+) -> None:
+    _, (plain,) = scanners(tmp_path, 1)
+    scan = LogScanner(plain.path, path_check_s=2.0)
+    scan.read_lines()
+    path_stats.clear()
+    assert all(scan.unchanged() for _ in range(20))
+    assert path_stats == [], "one lseek of the open file each, no path lookup"
+    with open(scan.path, "a") as out:
+        out.write("x")  # an append (a partial line too) is seen at once, without the path
+    assert not scan.unchanged()
+    assert scan.read_lines() == [] and scan.unchanged()
+    Path(scan.path).write_text("short\n")  # truncated in place: seen at once too
+    assert not scan.unchanged()
+    assert scan.read_lines() == ["short"]
+    path_stats.clear()
+    clock.now += 1.9
+    assert scan.unchanged() and path_stats == []
+    clock.now += 0.1  # `path_check_s` after the read's own look at the path: one stat
+    assert scan.unchanged() and path_stats == [scan.path]
+    assert scan.unchanged() and path_stats == [scan.path]
+    scan.close()
+
+
+async def test_a_replacement_is_followed_by_the_next_path_check(
+    tmp_path: Path, clock: _Clock
+) -> None:
+    """The trade: a log replaced while its old file gets no new bytes is read up to
+    `path_check_s` later, not at the next poll; a scanner without it sees it at once."""
+    reader = LogReader(gather_s=0)
+    paths, (plain,) = scanners(tmp_path, 1)
+    scan = LogScanner(str(paths[0]), path_check_s=2.0)
+    assert await reader.read(scan, blocks=False) == ["job 0 line 1", "job 0 line 2"]
+    plain.read_lines()
+    replacement = tmp_path / "rotated.log"
+    replacement.write_text("new 1\n")
+    os.replace(replacement, paths[0])  # the old file gets nothing more
+    assert not plain.unchanged(), "path_check_s=0 (the default): every call looks at the path"
+    clock.now += 1.5
+    assert await reader.read(scan, blocks=False) == [] and reader.reads == 1
+    clock.now += 0.5
+    assert await reader.read(scan, blocks=False) == ["new 1"] and reader.reads == 2
+    assert scan.offset == len("new 1\n") and scan.unchanged()
+    scan.close()
+    plain.close()
+
+
+def test_a_gone_path_is_looked_at_once_per_path_check_not_every_poll(
+    tmp_path: Path, clock: _Clock
+) -> None:
+    paths, _ = scanners(tmp_path, 1)
+    writer = paths[0].open("a")
+    scan = LogScanner(str(paths[0]), path_check_s=2.0)
+    scan.read_lines()
+    os.unlink(paths[0])
+    assert scan.unchanged(), "not yet looked at: the open file has nothing new"
+    clock.now += 2.0
+    assert not scan.unchanged(), "the path is gone: read the open handle, as before"
+    assert scan.read_lines() == [] and scan.unchanged()
+    writer.write("after the unlink\n")  # the job's writer still appends to the unlinked file
+    writer.flush()
+    assert not scan.unchanged()
+    assert scan.read_lines() == ["after the unlink"]
+    writer.close()
+    scan.close()
+
+
+def test_unchanged_is_false_when_the_open_file_cannot_answer(tmp_path: Path) -> None:
+    paths, _ = scanners(tmp_path, 1)
+    scan = LogScanner(str(paths[0]), path_check_s=60.0)
+    scan.read_lines()
+    assert scan._fh is not None
+    scan._fh.close()  # a handle that fails (closed, I/O error): read it, the read reports
+    assert not scan.unchanged()
+    with pytest.raises(LogUnavailable):
+        scan.read_lines()  # raised once, the handle dropped: the next read reopens
+    assert scan.read_lines() == [] and scan.unchanged()

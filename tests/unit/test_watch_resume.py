@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import os
 import time
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ import pytest
 from temporalio.testing import ActivityEnvironment
 
 from activities import watch as watch_module
+from activities.logs.scanner import LogScanner
 from activities.watch import AnalyzerFactory, WatchActivities
 from analysis.analyzer import AnalyzerContext, LogAnalyzer
 from analysis.engine import LogEngine
@@ -406,3 +408,89 @@ async def test_each_poll_sleeps_the_interval_give_or_take_a_tenth() -> None:
         await watcher._pause()
     assert all(0.45 <= s <= 0.55 for s in slept) and len(set(slept)) > 100
     assert abs(sum(slept) / len(slept) - 0.5) < 0.01  # the same poll rate on average
+
+
+async def test_a_replaced_log_is_followed_within_a_few_polls(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Between two looks at its path a quiet log costs one lseek of its open file: a log
+    swapped under the watch (its old file getting nothing more) is still followed, at the next
+    look, `PATH_CHECK_EVERY_POLLS` polls at most."""
+    built: list[LogScanner] = []
+
+    class Recorded(LogScanner):
+        def __init__(self, *args: Any, **kwargs: Any) -> None:
+            super().__init__(*args, **kwargs)
+            built.append(self)
+
+    monkeypatch.setattr(watch_module, "LogScanner", Recorded)
+    job, log, _ = running_job(tmp_path, head="0: iteration 1\n")
+    activities, _, _ = watcher(job)
+    env = ActivityEnvironment()
+    task = asyncio.create_task(env.run(activities.watch_attempt, request(hang_timeout_s=60.0)))
+    await asyncio.sleep(0.3)
+    assert not task.done()
+    swapped = tmp_path / "swapped.log"
+    swapped.write_text("0: Segmentation fault (core dumped)\n")
+    os.replace(swapped, log)
+    started = time.monotonic()
+    observation = await asyncio.wait_for(task, timeout=5)
+    assert observation.kind is Observed.CRASH and observation.cursor.path == str(log)
+    assert observation.cursor.offset == log.stat().st_size
+    # 4 polls of 0.05 s: seen well within a second (a slack for a loaded host)
+    assert time.monotonic() - started < 1.0
+    assert [scanner._path_check_s for scanner in built] == [0.05 * 4]
+
+
+async def test_sleeps_due_at_one_tick_share_one_timer_and_never_end_early() -> None:
+    clock = watch_module.Clock(tick_s=0.05)
+    loop = asyncio.get_running_loop()
+    woke: dict[int, tuple[float, float]] = {}
+
+    async def sleeper(n: int, seconds: float) -> None:
+        asked = loop.time() + seconds
+        await clock.sleep(seconds)
+        woke[n] = (asked, loop.time())
+
+    timers = 0
+    real_call_at = loop.call_at
+
+    def counting_call_at(*args: Any, **kwargs: Any) -> asyncio.TimerHandle:
+        nonlocal timers
+        timers += 1
+        return real_call_at(*args, **kwargs)
+
+    loop.call_at = counting_call_at  # type: ignore[method-assign]
+    try:
+        seconds = [0.2 + i * 0.0005 for i in range(100)]  # due within 0.05 s: 1 or 2 ticks
+        await asyncio.gather(*(sleeper(n, s) for n, s in enumerate(seconds)))
+    finally:
+        del loop.call_at  # type: ignore[method-assign]
+    assert timers <= 2, "one timer per tick, not per sleeper"
+    assert len(woke) == 100 and not clock._due
+    for asked, at in woke.values():
+        assert asked <= at + 1e-6, "never before its due time"
+        assert at - asked < 0.05 + 0.1  # the tick, and slack for a loaded host
+
+
+async def test_a_cancelled_sleep_raises_and_wakes_no_one_else_early_or_late() -> None:
+    clock = watch_module.Clock(tick_s=0.05)
+    gone = asyncio.create_task(clock.sleep(0.1))
+    stays = asyncio.create_task(clock.sleep(0.1))
+    await asyncio.sleep(0.01)
+    gone.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await gone
+    await asyncio.wait_for(stays, 1)
+    await clock.sleep(0)  # no tick to wait for
+    assert not clock._due
+
+
+def test_the_watches_clock_ticks_with_the_readers_gathering_window() -> None:
+    job = SlurmJob(job_id=7, name="train", state=JobState.RUNNING)
+    for poll, tick in [(0.5, 0.05), (0.05, 0.005)]:
+        activities = WatchActivities(
+            FakePoller([job]), FakeSlurm([job]), SignatureAnalyzer, poll_interval=poll
+        )
+        assert activities._clock._tick_s == pytest.approx(tick)
+        assert activities._reader._gather_s == pytest.approx(tick)

@@ -65,6 +65,8 @@ INCOMING = CORPUS / "incoming"
 # public excerpts from sources cited nowhere else in the corpus, gathered and labelled by
 # LABELLING.md without running the engine on them or reading its rules, committed before it is
 # measured.
+# "heldout7" is the seventh held-out set, drawn after heldout6/ had been used to write rules, the
+# same way, from sources cited nowhere else (forum and Q&A threads as well as issue threads).
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -73,6 +75,7 @@ SPLITS = {
     "heldout4": CORPUS / "heldout4",
     "heldout5": CORPUS / "heldout5",
     "heldout6": CORPUS / "heldout6",
+    "heldout7": CORPUS / "heldout7",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 
@@ -357,7 +360,7 @@ def write_sources(all_labels: dict[str, dict]) -> None:
         f"Groups: tune {n_groups['tune']}, heldout {n_groups['heldout']}, "
         f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, "
         f"heldout4 {n_groups['heldout4']}, heldout5 {n_groups['heldout5']}, "
-        f"heldout6 {n_groups['heldout6']}, total {len(rows)}.",
+        f"heldout6 {n_groups['heldout6']}, heldout7 {n_groups['heldout7']}, total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)
@@ -389,7 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--heldout-name",
         default="heldout",
-        choices=("heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6"),
+        choices=("heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"),
         help="where new groups' held-out share goes (fresh: a second held-out set)",
     )
     args = ap.parse_args(argv)

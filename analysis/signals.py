@@ -105,6 +105,12 @@ _SLURM_CANCEL = re.compile(
     r"\*\*\* (?:JOB|STEP) (?P<id>\S+) (?:ON (?P<host>\S+) )?CANCELLED AT (?P<at>\S+)"
     r"(?: DUE TO (?P<why>[A-Z][A-Z _]*?)(?:, [^*]*?)?)?(?: on (?P<host2>\S+))?(?: \*\*\*|\s*$)"
 )
+# slurmstepd could not kill the job's processes (stuck in the kernel, usually on I/O or a GPU
+# driver): Slurm drains that node ("Kill task failed").
+_STEPD_KILL_FAILED = re.compile(
+    r"\*\*\* (?:JOB|STEP) \S+ STEPD TERMINATED ON (?P<host>\S+) AT \S+ DUE TO JOB NOT ENDING WITH"
+    r" SIGNALS"
+)
 _LSF_TERM = re.compile(r"\bTERM_(?P<why>[A-Z_]+): (?P<what>.*)")
 _LSF_SCHEDULER = frozenset(
     {"RUNLIMIT", "PREEMPT", "CPULIMIT", "REQUEUE_ADMIN", "REQUEUE_OWNER", "ADMIN", "FORCE_ADMIN"}
@@ -124,7 +130,8 @@ _PBS_SIGTERM = re.compile(r"Exit[_ ]Status:?\s*=?\s*271\b|Linux Signal 15 SIGTER
 _PREEMPTION = re.compile(
     r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))(?!,? or crashed)"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
-    r"|Received SIGTERM death signal|\breceived (?:signal )?SIGTERM\b|Received signal 15\b"
+    r"|Received (?:Signals\.)?SIGTERM death signal|\breceived (?:signal )?SIGTERM\b"
+    r"|Received signal 15\b|\bgot signal: 15\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
     r"|\bwas requested to terminate\b|received (?:a )?termination request",
     re.IGNORECASE,
@@ -152,6 +159,11 @@ def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
 
 
 def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
+    if "STEPD TERMINATED" in text:
+        m = _STEPD_KILL_FAILED.search(text)
+        if m is not None:
+            return Signal("slurm_kill_failed", NODE, f"processes would not die on {m['host']}",
+                          line, True, (m["host"],), rank, True, True)  # fmt: skip
     if "CANCELLED" in text:
         m = _SLURM_CANCEL.search(text)
         if m is not None:
@@ -283,7 +295,8 @@ def _srun_task(m: re.Match[str], line: str, names: NodeNames, text: str) -> Sign
 
 _FALLEN = re.compile(
     r"fallen off the bus|GPU is lost|GPU (?:has )?(?:been )?lost\b|Unable to determine the device"
-    r" handle for GPU|RmInitAdapter failed|GPU requires reset|NVRM: GPU at \S+ has fallen",
+    r" handle for GPU|RmInitAdapter failed|GPU requires reset|NVRM: GPU at \S+ has fallen"
+    r"|NVML: Driver/library version mismatch",
     re.IGNORECASE,
 )
 _ECC = re.compile(
@@ -332,6 +345,9 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("initialization error", "cuda_init", GPU, True),
     ("system not yet initialized", "cuda_system_not_ready", GPU, True),
     ("system not ready", "cuda_system_not_ready", GPU, True),
+    # 803, 804: the driver does not match the runtime or the hardware: the node's install
+    ("unsupported display driver", "cuda_system_not_ready", GPU, True),
+    ("forward compatibility was attempted", "cuda_system_not_ready", GPU, True),
     ("no CUDA-capable device", "cuda_no_device", GPU, True),
     ("busy or unavailable", "cuda_device_unavailable", GPU, True),
     ("GPU is lost", "cuda_gpu_lost", GPU, True),
@@ -343,6 +359,9 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("out of memory", "cuda_oom", APPLICATION, False),
     ("device-side assert", "cuda_device_assert", APPLICATION, True),
     ("no kernel image", "cuda_no_kernel_image", APPLICATION, True),
+    ("kernel image is invalid", "cuda_no_kernel_image", APPLICATION, True),  # 200
+    ("unsupported toolchain", "cuda_no_kernel_image", APPLICATION, True),  # 222: the build's
+    ("stream is capturing", "cuda_graph_capture", APPLICATION, False),  # 900-906: CUDA graphs
     ("invalid device function", "cuda_bad_arch", APPLICATION, True),
     ("invalid argument", "cuda_invalid_argument", APPLICATION, False),
     ("invalid configuration", "cuda_invalid_config", APPLICATION, False),
@@ -359,7 +378,7 @@ _DEVICE_ASSERT = re.compile(r"Assertion `.*` failed|block: \[\d+,\d+,\d+\], thre
 
 def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     nodes = names.find(text)
-    if "NVRM" in text or "GPU" in text or "fallen" in text:
+    if "NVRM" in text or "GPU" in text or "fallen" in text or "NVML" in text:
         m = _FALLEN.search(text)
         if m is not None:
             # The driver's or nvidia-smi's word, not the training process's: the job then hangs
@@ -428,7 +447,10 @@ _TRANSPORT = re.compile(
     r"|NET/(?:IB|OFI|Socket)[^:]*: .*(?:fail|error|Couldn't)|Couldn't open AV|ibv_\w+ failed"
     r"|Transport retry count exceeded|IBV_WC_\w+_ERR|(?:ncclSystemError|ncclRemoteError)"
     r"|unhandled system error|remote process exited|network error"
-    r"|efa_rdm_\w+_handle_error\(\)|connect \[\S+\]:\d+: Connection refused",
+    r"|efa_rdm_\w+_handle_error\(\)|connect \[\S+\]:\d+: Connection refused"
+    # mlx5's and UCX's words for a failed completion or a peer that stopped answering
+    r"|got completion with error|Remote access error on|Endpoint timeout"
+    r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)",
     re.IGNORECASE,
 )
 # NCCL WARN lines that every healthy job can print while it starts.
@@ -514,7 +536,7 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
                           or "Dist" in text or "Proxy" in text or "Net :" in text
-                          or "libfabric" in text):  # fmt: skip
+                          or "libfabric" in text or "UCX" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
@@ -543,7 +565,8 @@ _HOST_OOM = re.compile(
 # The host's own hardware (CPU, memory, PCIe) as the kernel reports it: an uncorrected memory
 # error (EDAC "UE"; "CE", corrected, is routine) or a fatal APEI/machine-check event.
 _HOST_HARDWARE = re.compile(
-    r"EDAC \S+: \d+ UE\b|\[Hardware Error\]: (?:event severity: fatal|.*\bUncorrected\b)"
+    r"EDAC \S+: \d+ UE\b|\[Hardware Error\]: (?:event severity: fatal|.*\bUncorrected\b"
+    r"|.*Machine Check Exception)|Kernel panic - not syncing|soft lockup - CPU#\d+ stuck"
 )
 # A mixed-precision loss scale halved below fp16's smallest value (2^-24) by overflow after
 # overflow (apex "reducing loss scale to 1e-45", DeepSpeed "..., reducing to 0.0"): every
@@ -773,7 +796,8 @@ _STORAGE = re.compile(
     r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
     r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading)"
-    r"|(?P<fs>LustreError|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
+    r"|(?P<fs>LustreError|Lustre: .*(?:evicted|Connection to \S+ .*was lost)|beegfs.*(?:error|fail)"
+    r"|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
     r" responding|Transport endpoint is not connected|\bmmfs\w*: .*error|GPFS.*(?:error|fail)"
     r"|unable to (?:open|write|read|flush) (?:file|dataset))",
     re.IGNORECASE,
@@ -838,7 +862,7 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         if m is not None:
             return Signal("credential", NODE, f"authentication (munge/slurmd): {m.group(0)}",
                           line, True, names.find(text), rank, True)  # fmt: skip
-    if "EDAC" in text or "Hardware Error" in text:
+    if "EDAC" in text or "Hardware Error" in text or "anic" in text or "lockup" in text:
         m = _HOST_HARDWARE.search(text)
         if m is not None:
             return Signal("host_hardware", NODE, f"host hardware error: {text.strip()[:150]}",
@@ -956,7 +980,7 @@ _EXCEPTION = re.compile(
 # A line that is nothing but an exception report (no traceback header before it, or the header
 # cut away): `RuntimeError: ...`, `torch.distributed.DistBackendError: ...`, `Exception: ...`.
 _BARE_EXCEPTION = re.compile(
-    r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure)"
+    r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure|Failed)"
     r"|Exception))(?: \(see above for traceback\))?(?P<sep>:\s|:$|$)(?P<msg>.*)$"
 )
 # Chainer's trainer reports the exception that ends its loop before the traceback.

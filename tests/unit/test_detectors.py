@@ -218,6 +218,23 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("OSError: [Errno 121] Remote I/O error", "storage_eio", "STORAGE", False, (), True, False, False, False),
     ("RuntimeError: unable to open shared memory object </torch_123_456> in read-write mode", "shm_exhausted", "NODE", False, (), True, False, False, False),
     ("slurmstepd: error: execve(): python: No such file or directory", "cannot_run", "APPLICATION", False, (), False, False, False, False),
+    ("slurmstepd: error: *** JOB 1234 STEPD TERMINATED ON node2 AT 2024-01-01T00:00:00 DUE TO JOB NOT ENDING WITH SIGNALS ***", "slurm_kill_failed", "NODE", True, ("node2",), True, True, False, False),
+    ("torch.distributed.elastic.multiprocessing.api: [WARNING] Received Signals.SIGTERM death signal, shutting down workers", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    ("Failed to initialize NVML: Driver/library version mismatch", "gpu_lost", "GPU", False, (), True, True, False, False),
+    ("RuntimeError: CUDA error: system has unsupported display driver / cuda driver combination", "cuda_system_not_ready", "GPU", True, (), True, False, False, False),
+    ("RuntimeError: CUDA error: forward compatibility was attempted on non supported HW", "cuda_system_not_ready", "GPU", True, (), True, False, False, False),
+    ("RuntimeError: CUDA error: device kernel image is invalid", "cuda_no_kernel_image", "APPLICATION", True, (), False, False, False, False),
+    ("RuntimeError: CUDA error: the provided PTX was compiled with an unsupported toolchain.", "cuda_no_kernel_image", "APPLICATION", True, (), False, False, False, False),
+    ("RuntimeError: CUDA error: operation not permitted when stream is capturing", "cuda_graph_capture", "APPLICATION", False, (), False, False, False, False),
+    ("[12345.678] NMI watchdog: BUG: soft lockup - CPU#12 stuck for 22s! [python:4711]", "host_hardware", "NODE", False, (), True, True, False, False),
+    ("[12345.678] Kernel panic - not syncing: Fatal machine check", "host_hardware", "NODE", False, (), True, True, False, False),
+    ("mce: [Hardware Error]: CPU 3: Machine Check Exception: 5 Bank 6: b200000000070005", "host_hardware", "NODE", False, (), True, True, False, False),
+    ("mlx5: node12: got completion with error:", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("[node12:4711:0:4711] ib_mlx5_log.c:174  Remote access error on mlx5_0:1/IB (synd 0x13 vend 0x88 hw_synd 0/0)", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("[1700000000.123] [node12:4711:0] ucp_worker.c:1783 UCX  ERROR   ucp_ep(0x7f) Endpoint timeout", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("Lustre: scratch-MDT0000-mdc-ffff: This client was evicted by scratch-MDT0000; in progress operations using this service will fail.", "storage_fs", "STORAGE", False, (), True, False, False, False),
+    ("beegfs: Communication error: node storage03 ... Connection refused", "storage_fs", "STORAGE", False, (), True, False, False, False),
+    ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised: CompilationError", "python_exception", "APPLICATION", False, (), False, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
@@ -311,6 +328,11 @@ HEALTHY = [
     "set_terminate called with handler 0x55d1",
     "[INFO] shared memory object store: 2.0 GiB free",
     "cudaMalloc async allocator enabled (PYTORCH_CUDA_ALLOC_CONF=backend:cudaMallocAsync)",
+    "Lustre: scratch-OST0004-osc-ffff: Connection restored to 10.0.0.3@o2ib (at 10.0.0.3@o2ib)",
+    "NVML library version: 535.104.05",
+    "kernel: watchdog: initialized soft lockup detector",
+    "UCX  WARN  transport 'rc_mlx5' is not available, using 'ud_mlx5'",
+    "beegfs-client: mounted /mnt/beegfs",
 ]
 
 

@@ -11,7 +11,8 @@ Rules, in order:
 - Culprit nodes (the ones to exclude) come only from hardware-suspect signals; an application
   or network error never excludes a node by itself.
 - A requeue is called unwarranted only when the cause is the application's own error.
-- A network error after another failure is that failure's victim (the peer went away).
+- A network error after another failure is that failure's victim (the peer went away); a
+  process's abort is no such failure: its own error, on another line, is.
 """
 
 from __future__ import annotations
@@ -82,7 +83,11 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
         if crashed and signal.category is NETWORK and not signal.victim:
             signal = replace(signal, victim=True)
         out.append(signal)
-        if signal.fatal and not (signal.victim or signal.hang) and signal.category is not NETWORK:
+        if (
+            signal.fatal
+            and not (signal.victim or signal.hang or signal.teardown)
+            and signal.category is not NETWORK
+        ):
             crashed = True
     return out
 

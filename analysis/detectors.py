@@ -146,6 +146,11 @@ _TOKENS = (
     "iverged",
     "Invalid loss",  # Keras TerminateOnNaN: "Batch 12: Invalid loss, terminating training"
     "IBV_WC",
+    "has died",  # Ray: "The actor is dead because its node has died."
+    "arked dead",
+    "arked as dead",
+    "lockup",  # the kernel: "soft lockup - CPU#12 stuck for 22s!", "Kernel panic - not syncing"
+    "anic - not",
     # PBS/Torque/Moab records of a job the site ended; a mixed-precision loss scale collapsing.
     "eleted at request",
     "allclock",

@@ -618,7 +618,9 @@ class LogEngine:
         if events:
             for event in events:
                 self._on_checkpoint(event, at)
-            if "xiting now" in line:  # Megatron: "Saving a checkpoint and exiting now. ..."
+            # Megatron's "Saving a checkpoint and exiting now. ...", and a save that failed
+            # ("Error writing (tmp) checkpoint file: ...: Resource exhausted: ...").
+            if "xiting now" in line or "rror" in line or "ailed" in line or "xception" in line:
                 return detect_crash(line, self._names)
             return None
         if self._open_save is not None and self._open_save[2] and TRAINING_DONE.search(line):
@@ -993,7 +995,9 @@ class LogEngine:
         Attribution follows the first rank that stopped: a fatal failure before the timeout is
         a CRASH of that cause; otherwise a HANG, caused by the warnings before it if any.
         """
-        died_first = any(s.fatal and not s.victim and not s.hang for s in self._signals)
+        # An abort before the timeout is mostly the watchdog's own teardown (printed first by
+        # the launcher's summary); a rank's own error is a signal of its own.
+        died_first = any(s.fatal and not (s.victim or s.hang or s.teardown) for s in self._signals)
         if died_first:
             return self._report(Observed.CRASH)
         cause = attribute(self._signals, self._layout, self._context.job_nodes)

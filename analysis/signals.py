@@ -47,6 +47,15 @@ class Signal:
     def requeue_helps(self) -> bool:
         return self.requeue if self.requeue is not None else self.category.requeue_helps
 
+    @property
+    def teardown(self) -> bool:
+        """Only the way a process ends (abort(), an uncaught C++ exception): the cause is on
+        another line, before or after it; NCCL's watchdog, for one, takes its process down so."""
+        return self.name in _TEARDOWN
+
+
+_TEARDOWN = frozenset({"aborted", "cpp_exception"})
+
 
 # --- node names -----------------------------------------------------------------------------
 
@@ -96,6 +105,12 @@ _SLURM_CANCEL = re.compile(
     r"\*\*\* (?:JOB|STEP) (?P<id>\S+) (?:ON (?P<host>\S+) )?CANCELLED AT (?P<at>\S+)"
     r"(?: DUE TO (?P<why>[A-Z][A-Z _]*?)(?:, [^*]*?)?)?(?: on (?P<host2>\S+))?(?: \*\*\*|\s*$)"
 )
+# slurmstepd could not kill the job's processes (stuck in the kernel, usually on I/O or a GPU
+# driver): Slurm drains that node ("Kill task failed").
+_STEPD_KILL_FAILED = re.compile(
+    r"\*\*\* (?:JOB|STEP) \S+ STEPD TERMINATED ON (?P<host>\S+) AT \S+ DUE TO JOB NOT ENDING WITH"
+    r" SIGNALS"
+)
 _LSF_TERM = re.compile(r"\bTERM_(?P<why>[A-Z_]+): (?P<what>.*)")
 _LSF_SCHEDULER = frozenset(
     {"RUNLIMIT", "PREEMPT", "CPULIMIT", "REQUEUE_ADMIN", "REQUEUE_OWNER", "ADMIN", "FORCE_ADMIN"}
@@ -115,7 +130,8 @@ _PBS_SIGTERM = re.compile(r"Exit[_ ]Status:?\s*=?\s*271\b|Linux Signal 15 SIGTER
 _PREEMPTION = re.compile(
     r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))(?!,? or crashed)"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
-    r"|Received SIGTERM death signal|\breceived (?:signal )?SIGTERM\b|Received signal 15\b"
+    r"|Received (?:Signals\.)?SIGTERM death signal|\breceived (?:signal )?SIGTERM\b"
+    r"|Received signal 15\b|\bgot signal: 15\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
     r"|\bwas requested to terminate\b|received (?:a )?termination request",
     re.IGNORECASE,
@@ -143,6 +159,11 @@ def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
 
 
 def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
+    if "STEPD TERMINATED" in text:
+        m = _STEPD_KILL_FAILED.search(text)
+        if m is not None:
+            return Signal("slurm_kill_failed", NODE, f"processes would not die on {m['host']}",
+                          line, True, (m["host"],), rank, True, True)  # fmt: skip
     if "CANCELLED" in text:
         m = _SLURM_CANCEL.search(text)
         if m is not None:
@@ -274,7 +295,8 @@ def _srun_task(m: re.Match[str], line: str, names: NodeNames, text: str) -> Sign
 
 _FALLEN = re.compile(
     r"fallen off the bus|GPU is lost|GPU (?:has )?(?:been )?lost\b|Unable to determine the device"
-    r" handle for GPU|RmInitAdapter failed|GPU requires reset|NVRM: GPU at \S+ has fallen",
+    r" handle for GPU|RmInitAdapter failed|GPU requires reset|NVRM: GPU at \S+ has fallen"
+    r"|NVML: Driver/library version mismatch",
     re.IGNORECASE,
 )
 _ECC = re.compile(
@@ -297,7 +319,7 @@ _CUDA_DEVICE_CODES = frozenset(
 _CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716})
 _CUDA_RUNTIME_CODE = re.compile(
     r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): |[Cc]uda failure (\d+)"
-    r"|cudaSuccess \((\d+) vs\. 0\)"
+    r"|cudaSuccess \((\d+) vs\. 0\)|cudaError_t (\d+) :"
 )
 _CUDA = re.compile(
     r"CUDA error: (?P<msg>[^.\n]*?)(?:\.|$|\s*\(|\s*CUDA kernel|\s*Search for|\s*Compile with)"
@@ -306,6 +328,8 @@ _CUDA = re.compile(
     r"|THCudaCheck FAIL .*?: (?P<thc>[^\n]*)"
     r"|(?:CUDA|Cuda) (?:failure|Error)[: ]+(?P<other>[^\n]*)"
     r"|== cudaSuccess \(\d+ vs\. 0\)\s*(?P<glog>[^\n]*)"
+    # Kaldi's CU_SAFE_CALL: 'cudaError_t 4 : "unspecified launch failure" returned from ...'
+    r'|cudaError_t \d+ : "(?P<kaldi>[^"]*)"'
 )
 # CUDA error texts: (needle, name, category, immediate)
 _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
@@ -321,6 +345,9 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("initialization error", "cuda_init", GPU, True),
     ("system not yet initialized", "cuda_system_not_ready", GPU, True),
     ("system not ready", "cuda_system_not_ready", GPU, True),
+    # 803, 804: the driver does not match the runtime or the hardware: the node's install
+    ("unsupported display driver", "cuda_system_not_ready", GPU, True),
+    ("forward compatibility was attempted", "cuda_system_not_ready", GPU, True),
     ("no CUDA-capable device", "cuda_no_device", GPU, True),
     ("busy or unavailable", "cuda_device_unavailable", GPU, True),
     ("GPU is lost", "cuda_gpu_lost", GPU, True),
@@ -328,22 +355,30 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("illegal memory access", "cuda_illegal_address", APPLICATION, True),
     ("illegal address", "cuda_illegal_address", APPLICATION, True),
     ("misaligned address", "cuda_misaligned", APPLICATION, True),
+    ("illegal instruction", "cuda_illegal_instruction", APPLICATION, True),  # 715
     ("out of memory", "cuda_oom", APPLICATION, False),
     ("device-side assert", "cuda_device_assert", APPLICATION, True),
     ("no kernel image", "cuda_no_kernel_image", APPLICATION, True),
+    ("kernel image is invalid", "cuda_no_kernel_image", APPLICATION, True),  # 200
+    ("unsupported toolchain", "cuda_no_kernel_image", APPLICATION, True),  # 222: the build's
+    ("stream is capturing", "cuda_graph_capture", APPLICATION, False),  # 900-906: CUDA graphs
     ("invalid device function", "cuda_bad_arch", APPLICATION, True),
     ("invalid argument", "cuda_invalid_argument", APPLICATION, False),
     ("invalid configuration", "cuda_invalid_config", APPLICATION, False),
     ("operation not supported", "cuda_not_supported", APPLICATION, False),
 )
-_CUDA_OOM = re.compile(r"CUDA out of memory|OutOfMemoryError|CUBLAS_STATUS_ALLOC_FAILED")
+# MXNet's and others' allocators say it with the call's name: "cudaMalloc failed: out of memory".
+_CUDA_OOM = re.compile(
+    r"CUDA out of memory|OutOfMemoryError|CUBLAS_STATUS_ALLOC_FAILED"
+    r"|cudaMalloc\w* (?:retry )?failed: out of memory"
+)
 # A device-side assertion: "...: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0` failed."
 _DEVICE_ASSERT = re.compile(r"Assertion `.*` failed|block: \[\d+,\d+,\d+\], thread: \[")
 
 
 def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     nodes = names.find(text)
-    if "NVRM" in text or "GPU" in text or "fallen" in text:
+    if "NVRM" in text or "GPU" in text or "fallen" in text or "NVML" in text:
         m = _FALLEN.search(text)
         if m is not None:
             # The driver's or nvidia-smi's word, not the training process's: the job then hangs
@@ -370,7 +405,10 @@ def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
             return Signal("cuda_oom", APPLICATION, "CUDA out of memory", line, False,
                           names.find(text), rank)  # fmt: skip
         return None
-    msg = m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or m["glog"] or ""
+    msg = (
+        m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or m["glog"] or m["kaldi"]
+        or ""
+    )  # fmt: skip
     nodes = names.find(text)
     code_m = _CUDA_RUNTIME_CODE.search(text)
     code = int(next(g for g in code_m.groups() if g)) if code_m is not None else None
@@ -409,7 +447,10 @@ _TRANSPORT = re.compile(
     r"|NET/(?:IB|OFI|Socket)[^:]*: .*(?:fail|error|Couldn't)|Couldn't open AV|ibv_\w+ failed"
     r"|Transport retry count exceeded|IBV_WC_\w+_ERR|(?:ncclSystemError|ncclRemoteError)"
     r"|unhandled system error|remote process exited|network error"
-    r"|efa_rdm_\w+_handle_error\(\)",
+    r"|efa_rdm_\w+_handle_error\(\)|connect \[\S+\]:\d+: Connection refused"
+    # mlx5's and UCX's words for a failed completion or a peer that stopped answering
+    r"|got completion with error|Remote access error on|Endpoint timeout"
+    r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)",
     re.IGNORECASE,
 )
 # NCCL WARN lines that every healthy job can print while it starts.
@@ -495,7 +536,7 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
                           or "Dist" in text or "Proxy" in text or "Net :" in text
-                          or "libfabric" in text):  # fmt: skip
+                          or "libfabric" in text or "UCX" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
@@ -524,7 +565,8 @@ _HOST_OOM = re.compile(
 # The host's own hardware (CPU, memory, PCIe) as the kernel reports it: an uncorrected memory
 # error (EDAC "UE"; "CE", corrected, is routine) or a fatal APEI/machine-check event.
 _HOST_HARDWARE = re.compile(
-    r"EDAC \S+: \d+ UE\b|\[Hardware Error\]: (?:event severity: fatal|.*\bUncorrected\b)"
+    r"EDAC \S+: \d+ UE\b|\[Hardware Error\]: (?:event severity: fatal|.*\bUncorrected\b"
+    r"|.*Machine Check Exception)|Kernel panic - not syncing|soft lockup - CPU#\d+ stuck"
 )
 # A mixed-precision loss scale halved below fp16's smallest value (2^-24) by overflow after
 # overflow (apex "reducing loss scale to 1e-45", DeepSpeed "..., reducing to 0.0"): every
@@ -533,6 +575,11 @@ _LOSS_SCALE = re.compile(
     r"(?:reducing loss scale to|[Ll]oss scale:? \S+, reducing to) ([\d.eE+-]+)"
 )
 _LOSS_SCALE_FLOOR = 2.0**-24
+# fairseq halves its scale on every overflow ("| WARNING: overflow detected, setting loss scale
+# to: 0.000122") and raises FloatingPointError("Minimum loss scale reached") once it reaches its
+# minimum (`--min-loss-scale`, 1e-4 by default): within one halving of it, the run is over.
+_FAIRSEQ_LOSS_SCALE = re.compile(r"overflow detected, setting loss scale to:? ([\d.eE+-]+)")
+_FAIRSEQ_LOSS_SCALE_FLOOR = 2e-4
 _BUS_ERROR = re.compile(r"\bBus error\b|bus error encountered|\bSIGBUS\b", re.IGNORECASE)
 # Fatal signals only in the grammar of a death report: "Installing signal handlers for SIGTERM,
 # SIGINT and SIGABRT" names a signal and reports nothing.
@@ -555,6 +602,14 @@ _SEGV = re.compile(
     + _FATAL_SIGNAL
     + r"|exit(?:ed)? on signal (?:11|6)\b|exitcode\s*:\s*-(?:11|6)\b"
 )
+# Ray's word that a worker's host went away ("The actor is dead because its node has died.",
+# NodeDiedError, a raylet marked dead): the node, whatever the actor was doing.
+_NODE_DIED = re.compile(
+    r"because its node has died|NodeDiedError|[Nn]ode \S+ (?:has been |was )?marked (?:as )?dead"
+)
+# An uncaught C++ exception: std::terminate, then abort(). Its `what():` line (read on its own)
+# carries the message that says what failed.
+_CPP_TERMINATE = re.compile(r"terminate called after throwing an instance of '(?P<type>[^']+)'")
 _ABORT = re.compile(r"Fatal Python error: Abort|\bAborted\b|SIGABRT|signal 6\b|exitcode\s*:\s*-6\b")
 # A process the kernel or a person killed (SIGKILL): who did it, the line does not say.
 _KILLED = re.compile(
@@ -616,11 +671,27 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("host_oom", NODE, f"host out of memory: {m.group(0)}", line, False,
                           nodes, rank, True, detail=m["proc"] or "")  # fmt: skip
+    if "shared memory object" in text and "unable to " in text:
+        # PyTorch's DataLoader cannot map its /dev/shm segment: the node's shared memory, as
+        # with the workers' bus errors below.
+        return Signal("shm_exhausted", NODE, f"shared memory: {text.strip()[:150]}", line, False,
+                      nodes, rank, True)  # fmt: skip
     if "us error" in text or "US error" in text or "SIGBUS" in text:
         m = _BUS_ERROR.search(text)
         if m is not None:
             return Signal("bus_error", NODE, f"bus error: {text.strip()[:150]}", line, True,
                           nodes, rank, True)  # fmt: skip
+    if "node" in text or "Node" in text:
+        m = _NODE_DIED.search(text)
+        if m is not None:
+            return Signal("node_died", NODE, f"a node died: {text.strip()[:150]}", line, False,
+                          nodes, rank, True)  # fmt: skip
+    if "terminate called" in text:
+        m = _CPP_TERMINATE.search(text)
+        if m is not None:
+            # The process aborts next; its what() (or another rank's error) says why: wait.
+            return Signal("cpp_exception", UNKNOWN, f"uncaught C++ exception {m['type']}", line,
+                          False, nodes, rank, detail=m["type"])  # fmt: skip
     m = _SEGV.search(text)
     if m is not None:
         if _ABORT.search(text):
@@ -707,7 +778,7 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     if _NCCL_OPS_FAILED in text:
         return Signal("nccl_ops_failed", UNKNOWN, _NCCL_OPS_FAILED, line, False, nodes, rank,
                       victim=True, fatal=False)  # fmt: skip
-    if "can't open file" in text or "command not found" in text:
+    if "can't open file" in text or "command not found" in text or "execve()" in text:
         return Signal("cannot_run", APPLICATION, f"cannot run: {text.strip()[:150]}", line,
                       False, nodes, rank)  # fmt: skip
     return None
@@ -716,14 +787,17 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
 # --- storage ----------------------------------------------------------------------------------
 
 _STORAGE = re.compile(
-    r"(?P<eio>Input/output error|\[Errno 5\]|EIO\b)|(?P<enospc>No space left on device"
-    r"|\[Errno 28\]|ENOSPC)|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|ESTALE)"
+    r"(?P<eio>Input/output error|\[Errno 5\]|EIO\b|Remote I/O error|\[Errno 121\])"
+    # TensorFlow reports ENOSPC/EDQUOT as RESOURCE_EXHAUSTED on the file's path
+    r"|(?P<enospc>No space left on device|\[Errno 28\]|ENOSPC|Resource exhausted: /)"
+    r"|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|ESTALE)"
     r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|EDQUOT)"
     r"|(?P<erofs>Read-only file system|\[Errno 30\])"
     r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
     r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading)"
-    r"|(?P<fs>LustreError|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
+    r"|(?P<fs>LustreError|Lustre: .*(?:evicted|Connection to \S+ .*was lost)|beegfs.*(?:error|fail)"
+    r"|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
     r" responding|Transport endpoint is not connected|\bmmfs\w*: .*error|GPFS.*(?:error|fail)"
     r"|unable to (?:open|write|read|flush) (?:file|dataset))",
     re.IGNORECASE,
@@ -788,14 +862,17 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         if m is not None:
             return Signal("credential", NODE, f"authentication (munge/slurmd): {m.group(0)}",
                           line, True, names.find(text), rank, True)  # fmt: skip
-    if "EDAC" in text or "Hardware Error" in text:
+    if "EDAC" in text or "Hardware Error" in text or "anic" in text or "lockup" in text:
         m = _HOST_HARDWARE.search(text)
         if m is not None:
             return Signal("host_hardware", NODE, f"host hardware error: {text.strip()[:150]}",
                           line, False, names.find(text), rank, True, True)  # fmt: skip
     if "loss scale" in text:
         m = _LOSS_SCALE.search(text)
-        if m is not None and _below(m[1], _LOSS_SCALE_FLOOR):
+        floor = _LOSS_SCALE_FLOOR
+        if m is None:
+            m, floor = _FAIRSEQ_LOSS_SCALE.search(text), _FAIRSEQ_LOSS_SCALE_FLOOR
+        if m is not None and _below(m[1], floor):
             return Signal("loss_scale_collapsed", APPLICATION, f"loss scale collapsed to {m[1]}"
                           " (every step overflows)", line, False, (), rank)  # fmt: skip
     if "Xid" in text and parse_xid(text) is not None:
@@ -837,6 +914,10 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
     if ("Assertion" in text or "block: [" in text) and _DEVICE_ASSERT.search(text):
         return Signal("device_assert", APPLICATION, "device-side assertion failed", line, False,
                       names.find(text), rank)  # fmt: skip
+    if text.startswith("Exception in main"):
+        m = _CHAINER_LOOP.match(text)
+        if m is not None:
+            return exception_signal("Exception", m["msg"], line, rank, names)
     return bare_exception(text, line, rank, names)
 
 
@@ -899,9 +980,11 @@ _EXCEPTION = re.compile(
 # A line that is nothing but an exception report (no traceback header before it, or the header
 # cut away): `RuntimeError: ...`, `torch.distributed.DistBackendError: ...`, `Exception: ...`.
 _BARE_EXCEPTION = re.compile(
-    r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure)"
-    r"|Exception))(?P<sep>:\s|:$|$)(?P<msg>.*)$"
+    r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure|Failed)"
+    r"|Exception))(?: \(see above for traceback\))?(?P<sep>:\s|:$|$)(?P<msg>.*)$"
 )
+# Chainer's trainer reports the exception that ends its loop before the traceback.
+_CHAINER_LOOP = re.compile(r"^Exception in main training loop: (?P<msg>.*)$")
 # Raised by code that cannot run at all: the same error recurs on every attempt.
 _NOT_A_CRASH = frozenset(
     {"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration",

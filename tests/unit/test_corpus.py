@@ -155,12 +155,12 @@ def test_former_heldout5_set_meets_its_floor() -> None:
 
 def test_former_heldout6_set_meets_its_floor() -> None:
     """Measured as held out before and after round 6 (0.81/0.68/0.81, 1 of 12, identical);
-    tuning data since heldout7/ began to be drawn."""
+    tuning data since heldout7/ began to be drawn (round 7 was written on its misses)."""
     m = metrics(score_split("heldout6"))
-    assert m.anomaly.value >= 0.81  # 35 of 43
-    assert m.attribution.value >= 0.68  # 17 of 25
-    assert m.requeue.value >= 0.80  # 25 of 31
-    assert m.false_alarms <= 1  # of 12
+    assert m.anomaly.value >= 0.97  # 42 of 43
+    assert m.attribution.value >= 0.96  # 24 of 25
+    assert m.requeue.value >= 0.96  # 30 of 31
+    assert m.false_alarms <= 1  # 1 of 12: a DataLoader worker's segfault the run survived
 
 
 @pytest.mark.parametrize(

@@ -635,3 +635,62 @@ def test_progress_bar_redraws_on_one_line_are_each_a_report() -> None:
     # bar's per-step rate is read every 10th step, so they are 2 reports, not 15
     e = engine()
     assert feed(e, [bar_line([10.0] * 200 + [5.0] * 15 + [10.0] * 135)], at=0.0) == []
+
+
+# --- round 7: heldout6's misses as classes ----------------------------------------------------
+
+
+def test_an_abort_printed_before_the_watchdogs_timeouts_is_their_teardown() -> None:
+    """torchrun's summary of the SIGABRT (exitcode -6) can come before the ranks' watchdog lines:
+    the watchdog took its process down, the job hung. A rank's own error is still a crash."""
+    e = engine()
+    feed(e, [progress(10)], at=0.0)
+    feed(e, ["ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: -6) "
+             "local_rank: 0 (pid: 514946) of binary: /usr/bin/python"], at=1.0)  # fmt: skip
+    found = feed(e, ["[E ProcessGroupNCCL.cpp:821] [Rank 0] Watchdog caught collective "
+                     "operation timeout: WorkNCCL(SeqNum=27962, OpType=BROADCAST, "
+                     "Timeout(ms)=1800000) ran for 1807582 milliseconds before timing out."],
+                 at=1.5)  # fmt: skip
+    assert len(found) == 1 and found[0].kind is Observed.HANG
+    died = engine()  # a rank's own reason before the timeout: that rank crashed
+    feed(died, [progress(10), "[rank1]: terminate called after throwing an instance of "
+                "'c10::Error'", "[rank1]:   what():  CUDA error: out of memory"],
+         at=0.0)  # fmt: skip
+    found = feed(died, ["[E ProcessGroupNCCL.cpp:821] [Rank 0] Watchdog caught collective "
+                        "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, "
+                        "Timeout(ms)=600000) ran for 600123 milliseconds before timing out."],
+                 at=1.0)  # fmt: skip
+    assert [f.kind for f in found] == [Observed.CRASH] and found[0].category == "APPLICATION"
+
+
+def test_an_abort_does_not_make_a_later_network_error_its_victim() -> None:
+    """Two ranks each abort on their own gloo transport error: the network is the cause. A real
+    crash first (a segfault) still makes the peer's connection reset its victim."""
+    lines = [
+        "[0]<stderr>:terminate called after throwing an instance of 'gloo::IoException'",
+        "[0]<stderr>:  what():  [pair.cc:572] Connection closed by peer [10.128.15.205]:53666",
+        "[0]<stderr>:Fatal Python error: Aborted",
+        "[4]<stderr>:terminate called after throwing an instance of 'gloo::IoException'",
+        "[4]<stderr>:  what():  [gloo/transport/tcp/pair.cc:563] Read error [10.128.0.5]:19855: "
+        "Connection reset by peer",
+        "[4]<stderr>:Fatal Python error: Aborted",
+    ]
+    e = engine()
+    feed(e, lines, at=0.0)
+    found = e.final_finding()
+    assert found is not None and found.kind is Observed.CRASH and found.category == "NETWORK"
+    segv = engine()
+    feed(segv, ["[0]<stderr>:Segmentation fault (core dumped)", lines[4]], at=0.0)
+    cause = segv.attribution()
+    assert cause is not None and cause.category == "UNKNOWN"
+
+
+def test_a_checkpoint_write_that_failed_is_a_failure_not_a_save() -> None:
+    """TensorFlow reports a full disk while writing a checkpoint as RESOURCE_EXHAUSTED on the
+    checkpoint's path: STORAGE, requeue."""
+    e = engine()
+    feed(e, [progress(10), "InternalError (see above for traceback): Error writing (tmp) "
+             "checkpoint file: /ckpt/model.ckpt-6.tempstate97: Resource exhausted: "
+             "/ckpt/model.ckpt-6.tempstate97"], at=0.0)  # fmt: skip
+    found = e.final_finding()
+    assert found is not None and found.category == "STORAGE" and found.requeue_warranted

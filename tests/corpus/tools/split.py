@@ -67,6 +67,8 @@ INCOMING = CORPUS / "incoming"
 # measured.
 # "heldout7" is the seventh held-out set, drawn after heldout6/ had been used to write rules, the
 # same way, from sources cited nowhere else (forum and Q&A threads as well as issue threads).
+# "heldout8" is the eighth, drawn after heldout7/ had been used to write rules, the same way
+# (mostly job output committed to public repositories).
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -76,6 +78,7 @@ SPLITS = {
     "heldout5": CORPUS / "heldout5",
     "heldout6": CORPUS / "heldout6",
     "heldout7": CORPUS / "heldout7",
+    "heldout8": CORPUS / "heldout8",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 
@@ -360,7 +363,8 @@ def write_sources(all_labels: dict[str, dict]) -> None:
         f"Groups: tune {n_groups['tune']}, heldout {n_groups['heldout']}, "
         f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, "
         f"heldout4 {n_groups['heldout4']}, heldout5 {n_groups['heldout5']}, "
-        f"heldout6 {n_groups['heldout6']}, heldout7 {n_groups['heldout7']}, total {len(rows)}.",
+        f"heldout6 {n_groups['heldout6']}, heldout7 {n_groups['heldout7']}, "
+        f"heldout8 {n_groups['heldout8']}, total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)
@@ -392,7 +396,16 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--heldout-name",
         default="heldout",
-        choices=("heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"),
+        choices=(
+            "heldout",
+            "fresh",
+            "heldout3",
+            "heldout4",
+            "heldout5",
+            "heldout6",
+            "heldout7",
+            "heldout8",
+        ),
         help="where new groups' held-out share goes (fresh: a second held-out set)",
     )
     args = ap.parse_args(argv)

@@ -42,6 +42,7 @@ __all__ = [
     "NODE",
     "SCHEDULER",
     "STORAGE",
+    "TOKEN_SEARCH",
     "UNKNOWN",
     "NodeNames",
     "Progress",
@@ -194,13 +195,13 @@ def may_matter(line: str) -> bool:
     The same RE2 search `next_candidate` runs over blocks, on one line (~3 us, where testing
     the ~75 tokens one by one in Python costs ~10 us on a line that has none).
     """
-    return _TOKEN_SEARCH.search(line.encode("utf-8", "surrogatepass")) is not None
+    return TOKEN_SEARCH.search(line.encode("utf-8", "surrogatepass")) is not None
 
 
 # The tokens as one RE2 pattern over UTF-8 bytes: one DFA pass over a block of lines (~300
 # MB/s) finds the next line that may matter (`LogEngine.feed_block`), and `may_matter` asks it of
 # one line. RE2 on bytes: its str API re-maps offsets and is 5x slower.
-_TOKEN_SEARCH = re2.compile(
+TOKEN_SEARCH = re2.compile(
     ("|".join(map(re.escape, _TOKENS)) + "|" + _STEP_REPORT_RE + "|" + HEADER_RE).encode()
 )
 
@@ -210,7 +211,7 @@ def next_candidate(data: bytes, pos: int) -> int:
 
     `data` is UTF-8 lines joined by b"\\n"; `pos` is the start of one of them.
     """
-    m = _TOKEN_SEARCH.search(data, pos)
+    m = TOKEN_SEARCH.search(data, pos)
     if m is None:
         return -1
     # Tokens hold no newline: the line starts after the last newline before the match.

@@ -258,7 +258,7 @@ _ELISION = re.compile(
 
 # Any text an elision line must hold: a block without it has no cut (RE2 on bytes: one linear
 # pass, no offset mapping).
-_ELISION_HINT = re2.compile(
+ELISION_HINT = re2.compile(
     "(?i)\\.\\.\\.|…|snip|omitted|elided|lines? (?:removed|skipped)".encode()
 )
 
@@ -271,7 +271,7 @@ def is_elision(text: str) -> bool:
 def has_elision(block: bytes) -> bool:
     """Whether some line of `block` (UTF-8 lines joined by b"\\n") only marks an excerpt's cut."""
     pos = 0
-    while (m := _ELISION_HINT.search(block, pos)) is not None:
+    while (m := ELISION_HINT.search(block, pos)) is not None:
         start = block.rfind(b"\n", 0, m.start()) + 1
         end = block.find(b"\n", m.end())
         end = end if end >= 0 else len(block)

@@ -30,10 +30,10 @@ import re2
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
 from analysis.analyzer import AnalyzerContext, Finding
-from analysis.detectors import _TOKEN_SEARCH, Signal
+from analysis.detectors import TOKEN_SEARCH, Signal
 from analysis.engine import LogEngine
 from analysis.lines import (
-    _ELISION_HINT,
+    ELISION_HINT,
     SRUN_CHUNK_BYTES,
     SrunJoiner,
     is_elision,
@@ -365,7 +365,7 @@ def _has_line_of(text: str, length: int) -> bool:
 
 # The engine's prefilter and the excerpt-cut hint in one RE2 pattern: one pass over a run finds
 # both the lines the engine reads and the lines that may be cuts.
-_EITHER = re2.compile(b"(?:" + _TOKEN_SEARCH.pattern + b")|(?:" + _ELISION_HINT.pattern + b")")
+_EITHER = re2.compile(b"(?:" + TOKEN_SEARCH.pattern + b")|(?:" + ELISION_HINT.pattern + b")")
 
 
 def _candidates(data: bytes) -> list[int] | None:
@@ -378,9 +378,9 @@ def _candidates(data: bytes) -> list[int] | None:
         start = max(pos, data.rfind(b"\n", pos, m.start()) + 1)
         end = data.find(b"\n", m.end())
         end = end if end >= 0 else len(data)
-        if _TOKEN_SEARCH.search(data, start, end) is not None:
+        if TOKEN_SEARCH.search(data, start, end) is not None:
             found.append(start)
-        if _ELISION_HINT.search(data, start, end) is not None and is_elision(
+        if ELISION_HINT.search(data, start, end) is not None and is_elision(
             split_prefix(data[start:end].decode())[2]
         ):
             return None

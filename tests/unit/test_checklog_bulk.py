@@ -16,8 +16,8 @@ from hypothesis import strategies as st
 
 from activities.logs import checklog
 from activities.logs.checklog import CheckReport, check_log
-from analysis.detectors import next_candidate
 from analysis.lines import has_elision
+from tests.blocks import candidate_starts
 
 pytestmark = pytest.mark.unit
 
@@ -148,11 +148,5 @@ cut_fragments = st.lists(
 @given(lines=cut_fragments)
 def test_one_pass_finds_the_candidates_and_the_cuts(lines: list[str]) -> None:
     data = "\n".join(lines).encode()
-    found, pos = [], 0
-    while (pos := next_candidate(data, pos)) >= 0:
-        found.append(pos)
-        end = data.find(b"\n", pos)
-        if end < 0:
-            break
-        pos = end + 1
+    found = candidate_starts(data)
     assert checklog._candidates(data) == (None if has_elision(data) else found)

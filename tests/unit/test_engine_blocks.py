@@ -15,9 +15,10 @@ from hypothesis import strategies as st
 from activities.logs.scanner import LogScanner, _may_hold_long_line
 from analysis import detectors
 from analysis.analyzer import AnalyzerContext, Finding
-from analysis.detectors import may_matter, next_candidate
+from analysis.detectors import may_matter
 from analysis.engine import LogEngine
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
+from tests.blocks import candidate_starts
 from tests.fakes import engine_settings
 
 pytestmark = pytest.mark.unit
@@ -200,13 +201,7 @@ def test_next_candidate_finds_exactly_the_lines_may_matter_accepts(lines: list[s
     for text in lines:
         starts.append(pos)
         pos += len(text.encode()) + 1
-    found, pos = [], 0
-    while (pos := next_candidate(data, pos)) >= 0:
-        found.append(pos)
-        end = data.find(b"\n", pos)
-        if end < 0:
-            break
-        pos = end + 1
+    found = candidate_starts(data)
     assert found == [s for s, text in zip(starts, lines, strict=True) if may_matter(text)]
 
 

@@ -184,7 +184,8 @@ async def test_watcher_and_check_log_agree_on_the_tuning_set(name: str, tmp_path
 
 
 @pytest.mark.parametrize(
-    "split", ["heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7"]
+    "split",
+    ["heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"],
 )
 async def test_watcher_and_check_log_agree_on_the_former_heldout_sets(
     split: str, tmp_path: Path

@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.corpus_eval import CORPUS, labels, metrics, score, score_split
+from tests.corpus_eval import CORPUS, SPLITS, labels, metrics, score, score_split
 
 pytestmark = pytest.mark.unit
 
@@ -62,17 +62,7 @@ def test_every_label_is_valid_and_no_source_is_in_two_sets() -> None:
 
 
 def test_the_corpus_is_large_varied_and_mostly_public() -> None:
-    everything = {
-        **labels("tune"),
-        **labels("heldout"),
-        **labels("fresh"),
-        **labels("heldout3"),
-        **labels("heldout4"),
-        **labels("heldout5"),
-        **labels("heldout6"),
-        **labels("heldout7"),
-        **labels("heldout8"),
-    }
+    everything = {name: lab for split in SPLITS for name, lab in labels(split).items()}
     public = [lab for lab in everything.values() if lab["source"].startswith("http")]
     assert len(public) >= 200
     groups = {lab.get("group") or lab["source"].split()[0] for lab in public}
@@ -86,19 +76,7 @@ def test_the_corpus_is_large_varied_and_mostly_public() -> None:
     assert classes["STRAGGLER"] >= 10
     assert classes["NONE"] >= 40
     # the former held-out sets and the current one: a third of the corpus was drawn held out
-    held = sum(
-        len(labels(s))
-        for s in (
-            "heldout",
-            "fresh",
-            "heldout3",
-            "heldout4",
-            "heldout5",
-            "heldout6",
-            "heldout7",
-            "heldout8",
-        )  # fmt: skip
-    )
+    held = sum(len(labels(s)) for s in SPLITS if s != "tune")
     assert held * 3 >= len(everything)
 
 
@@ -183,20 +161,7 @@ def test_former_heldout7_set_meets_its_floor() -> None:
     assert m.false_alarms <= 1  # of 13
 
 
-@pytest.mark.parametrize(
-    "split",
-    [
-        "tune",
-        "heldout",
-        "fresh",
-        "heldout3",
-        "heldout4",
-        "heldout5",
-        "heldout6",
-        "heldout7",
-        "heldout8",
-    ],  # fmt: skip
-)
+@pytest.mark.parametrize("split", SPLITS)
 def test_every_anomaly_has_a_verdict_and_an_attribution(split: str) -> None:
     """`check-log --json` never answers `requeue: null` or `attribution: null` for an anomaly."""
     for name in labels(split):

@@ -83,9 +83,12 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
         if crashed and signal.category is NETWORK and not signal.victim:
             signal = replace(signal, victim=True)
         out.append(signal)
+        # An abort, and a death the log gives no cause for (Ray's "a worker died"), are no
+        # failure that network errors follow from: those errors may be what they died of.
         if (
             signal.fatal
             and not (signal.victim or signal.hang or signal.teardown)
+            and signal.name != "worker_died"
             and signal.category is not NETWORK
         ):
             crashed = True
@@ -137,7 +140,13 @@ def attribute(
 
     agreeing = sum(1 for s in signals if s.category == root.category and not s.victim)
     confidence = min(0.95, _CONFIDENCE[klass] + 0.05 * max(0, agreeing - 1))
-    category = UNKNOWN if root.victim else root.category
+    category = root.category
+    if root.victim:
+        # Only victims: the cause is not in the log. A whole job cancelled without a reason that
+        # nothing failed before is a person's scancel from outside: the scheduler's, not the
+        # job's. (A step's reasonless cancel is also srun's after a task died unseen: UNKNOWN.)
+        job_cancelled = root.name == "slurm_step_cancelled" and root.detail == "job"
+        category = SCHEDULER if job_cancelled else UNKNOWN
     requeue = root.requeue_helps if not root.victim else True
     summary = root.summary
     if len(signals) > 1:

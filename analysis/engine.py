@@ -92,6 +92,8 @@ _CADENCE_WINDOW = 32
 _RECENT_SAVES = 64
 
 
+# A silence is an excerpt's cut when training got at least this near its own pace across it.
+_CUT_PACE = 2.0
 # A progress bar's redraws feed the throughput baseline once per this many steps.
 _REDRAW_RATE_EVERY = 10
 
@@ -135,6 +137,7 @@ class LogEngine:
         self._iteration: int | None = None
         self._progress_reports = 0
         self._last_progress_at: float | None = None
+        self._step_s: float | None = None  # seconds per iteration, from the last two reports
         self._intervals: deque[float] = deque(maxlen=_CADENCE_WINDOW)
         self._nan_streak = 0
 
@@ -438,6 +441,19 @@ class LogEngine:
         """Ranks NVRx reported as stragglers, with their node when a score row named it."""
         return dict(self._stragglers)
 
+    def gap_is_cut(self, text: str, at: float) -> bool:
+        """Whether a silence that ends with the line `text`, stamped `at`, is lines an excerpt
+        left out: the line reports training as far on as the job's own pace takes it in that
+        time (a pasted log cut without a "..." mark). A job that stalled is no further on."""
+        last, step_s = self._last_progress_at, self._step_s
+        if last is None or step_s is None or self._iteration is None or self._crashed:
+            return False
+        progress = parse_progress(text)
+        if progress is None or progress.iteration is None:
+            return False
+        steps = progress.iteration - self._iteration
+        return steps > 0 and at - last <= _CUT_PACE * steps * step_s
+
     def hang_allowance(self, last_line_at: float) -> float:
         """Seconds of silence after `last_line_at` that make a hang in the current phase.
 
@@ -715,6 +731,8 @@ class LogEngine:
             when = stamped if stamped is not None else at
             if self._last_progress_at is not None and when > self._last_progress_at:
                 self._intervals.append(when - self._last_progress_at)
+                if progress.iteration is not None and previous is not None:
+                    self._step_s = (when - self._last_progress_at) / (progress.iteration - previous)
             self._last_progress_at = when
         if progress.iteration is not None:
             self._iteration = progress.iteration

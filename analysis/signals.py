@@ -151,6 +151,11 @@ def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
         return Signal("slurm_preempted", SCHEDULER, what, line, True, (), rank, True)
     if why:
         return Signal("slurm_cancelled", SCHEDULER, what, line, True, (), rank, detail=why)
+    if m.group(0).startswith("*** JOB"):
+        # The whole job cancelled without a reason: scancel, by its user or an operator. Still
+        # a victim (a failure before it is the cause); with none, the scheduler's (attribution).
+        return Signal("slurm_step_cancelled", UNKNOWN, what, line, False, (), rank, victim=True,
+                      detail="job")  # fmt: skip
     # No reason: a person's scancel, or srun ending the step after one of its tasks failed
     # (srun's own "task N: Killed" goes to the batch log, not the step's): either way the cause,
     # if any, is elsewhere in the log; the job's own cancel line with its reason (preemption,
@@ -399,6 +404,8 @@ def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
 
 
 def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
+    if "low on memory" in text:
+        return None  # Ray's OutOfMemoryError is the host's memory (see _HOST_OOM)
     m = _CUDA.search(text)
     if m is None:
         if _CUDA_OOM.search(text):
@@ -561,6 +568,8 @@ _HOST_OOM = re.compile(
     r"|Exceeded (?:job|step) memory limit|exceeded (?:the )?memory limit"
     r"|TERM_MEMLIMIT|killed by the cgroup out-of-memory"
     r"|job killed: [vp]?mem .{0,80}exceeded limit"
+    # Ray's memory monitor kills a worker when its host runs out (ray.exceptions.OutOfMemoryError)
+    r"|the node running low on memory"
 )
 # The host's own hardware (CPU, memory, PCIe) as the kernel reports it: an uncorrected memory
 # error (EDAC "UE"; "CE", corrected, is routine) or a fatal APEI/machine-check event.
@@ -666,6 +675,11 @@ _MEGATRON_RERUN = re.compile(
 
 def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     nodes = names.find(text)
+    if "potential root causes" in text or "A worker died or was killed" in text:
+        # Ray's raylet: a worker died; the causes it lists ("(1) ... OOM killer ... (3) ...
+        # SIGSEGV") are guesses, not reports. Its own error, if the log has it, says why.
+        return Signal("worker_died", UNKNOWN, f"a worker died: {text.strip()[:120]}", line,
+                      False, nodes, rank, True)  # fmt: skip
     if "emory" in text or "oom" in text or "MEMLIMIT" in text or "killed: " in text:
         m = _HOST_OOM.search(text)
         if m is not None:
@@ -1002,8 +1016,14 @@ _NETWORK_MESSAGE = re.compile(
 # An exception that reports another process died (a Ray actor or worker, a peer process): the
 # raiser is a victim; the dead process's own log has the cause.
 _PEER_DIED = re.compile(
-    r"(?:actor|worker|process) died unexpectedly|(?:ActorDied|RayActor|WorkerCrashed)Error"
+    r"(?:actor|worker|process) died unexpectedly|(?:ActorDied|RayActor|WorkerCrashed"
+    r"|ActorUnavailable|OwnerDied|RaySystem)Error|A worker died or was killed while executing"
 )
+# An OS resource a process could not get for the moment (EAGAIN: threads, processes, locked
+# memory): the host's state at that time, not the code; a requeue may well go through.
+_TRANSIENT_OS = re.compile(r"Resource temporarily unavailable|\[Errno 11\]")
+# The host's memory, as the C library reports it (ENOMEM).
+_HOST_MEMORY = re.compile(r"Cannot allocate memory|\[Errno 12\]")
 _NETWORKISH = frozenset(
     {"DistNetworkError", "DistStoreError", "ConnectionError", "ConnectionResetError",
      "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "TimeoutError",
@@ -1031,6 +1051,12 @@ def exception_signal(
     if inner is not None and inner.name != "python_exception":
         # RuntimeError: CUDA error: ..., DistBackendError: NCCL error ..., OSError: [Errno 5] ...
         return replace(inner, summary=summary, detail=exc_type, fatal=True)
+    if _TRANSIENT_OS.search(message):
+        return Signal("os_resource", UNKNOWN, summary, line, False, nodes, rank, True,
+                      detail=exc_type)  # fmt: skip
+    if _HOST_MEMORY.search(message):
+        return Signal("host_memory", NODE, summary, line, False, nodes, rank, True,
+                      detail=exc_type)  # fmt: skip
     if short in _NETWORKISH or _NETWORK_MESSAGE.search(message):
         return Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
                       detail=exc_type)  # fmt: skip

@@ -54,6 +54,9 @@ _MAX_EXAMPLES = 3
 # Lines without a timestamp before the first timestamped one wait (bounded) for its time, so
 # that the engine's setup phase starts when the job did, not at epoch 0.
 _MAX_LEADING = 10_000
+# A silence at least this long is asked whether it is an unmarked cut (one line parsed): shorter
+# ones never make a hang, and asking of every line would cost the fast path.
+_CUT_CHECK_S = 10.0
 
 ANOMALIES = ("CRASH", "HANG", "STRAGGLER")
 EXIT_OK, EXIT_FORMAT, EXIT_ANOMALY, EXIT_UNREADABLE = 0, 1, 3, 4
@@ -549,7 +552,7 @@ class _Replay:
         stamp = parse_timestamp(text)
         if stamp is not None:
             r.timestamped += 1
-            self._advance(stamp)
+            self._advance(stamp, text)
         if self.at is None:
             if len(self.leading) < _MAX_LEADING:
                 self.leading.append(raw)
@@ -559,9 +562,15 @@ class _Replay:
             self._drain_leading(r.lines - len(self.leading))
         self._feed(raw, self.at, r.lines, matters)
 
-    def _advance(self, stamp: float) -> None:
+    def _advance(self, stamp: float, text: str) -> None:
         r = self.report
-        if self.cut:
+        if self.cut or (
+            self.at is not None
+            and stamp - self.at >= _CUT_CHECK_S
+            and self.engine.gap_is_cut(text, stamp)
+        ):
+            # An excerpt's cut, marked ("...") or not (training went on at its pace across it):
+            # no time passed for the job between the two lines.
             self.cut = False
             self.at, self.last_stamped = stamp, self.report.lines
             return

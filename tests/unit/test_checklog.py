@@ -290,6 +290,24 @@ def test_an_excerpts_cut_is_no_silence(tmp_path: Path) -> None:
     assert silent["anomaly"] == "HANG"  # the same two hours without the cut: a hang
 
 
+def test_an_unmarked_cut_training_went_through_at_its_pace_is_no_silence(tmp_path: Path) -> None:
+    """A pasted log with lines left out and no "..." mark: 940 steps at the job's 4.6 s a step
+    hide 72 minutes, and the next line is that far on; a job that stalled is not."""
+
+    def steps(first: int, last: int, t0: float) -> list[str]:
+        return [f"{stamp(t0 + 46.0 * (i - first) / 10)} INFO [step={i}/1000] loss=2.3"
+                f" tokens/s=56000" for i in range(first, last + 1, 10)]  # fmt: skip
+
+    before = steps(10, 50, float(START))
+    cut = check_log(write(tmp_path, [*before, *steps(990, 1000, START + 4409.0)])).to_json()
+    assert cut["anomaly"] == "NONE"
+    (tmp_path / "stalled").mkdir()
+    stalled = steps(60, 70, START + 4409.0)  # the same 72 minutes, 10 steps further on
+    assert (
+        check_log(write(tmp_path / "stalled", [*before, *stalled])).to_json()["anomaly"] == "HANG"
+    )
+
+
 def test_the_verdict_is_todays_policy_a_failure_after_the_last_iteration_is_not_requeued(
     tmp_path: Path,
 ) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import time
 
 import pytest
 from pydantic import ValidationError
@@ -694,3 +695,61 @@ def test_a_checkpoint_write_that_failed_is_a_failure_not_a_save() -> None:
              "/ckpt/model.ckpt-6.tempstate97"], at=0.0)  # fmt: skip
     found = e.final_finding()
     assert found is not None and found.category == "STORAGE" and found.requeue_warranted
+
+
+# --- round 8: heldout7's misses as classes ----------------------------------------------------
+
+
+def test_a_job_cancelled_without_a_reason_and_nothing_before_is_the_schedulers() -> None:
+    """scancel of the whole job after normal training: SCHEDULER (requeue). A step's reasonless
+    cancel is also what srun does after a task died unseen: UNKNOWN; and a failure before either
+    is the cause."""
+    lines = [progress(10), progress(11)]
+    job = "slurmstepd: error: *** JOB 334949 ON dgx-03 CANCELLED AT 2026-01-06T04:52:18 ***"
+    step = "slurmstepd: error: *** STEP 5.0 ON node1 CANCELLED AT 2026-01-06T04:52:18 ***"
+    for cancel, category in ((job, "SCHEDULER"), (step, "UNKNOWN")):
+        e = engine()
+        feed(e, [*lines, cancel], at=0.0)
+        found = e.final_finding()
+        assert found is not None and found.category == category and found.requeue_warranted
+    failed = engine()
+    feed(failed, [*lines, "RuntimeError: CUDA error: out of memory", job], at=0.0)
+    cause = failed.attribution()
+    assert cause is not None and cause.category == "APPLICATION"
+
+
+def test_a_dead_ray_worker_with_a_network_error_died_of_the_network() -> None:
+    """The raylet's death report gives no cause; the IB completion error and NCCL's network
+    error beside it do. With no other evidence, a dead worker stays a crash of unknown cause,
+    also when the others then time out waiting for it."""
+    died = ("(raylet) A worker died or was killed while executing a task by an unexpected system"
+            " error. There are some potential root causes. (3) The worker is crashed unexpectedly"
+            " due to SIGSEGV or other unexpected errors.")  # fmt: skip
+    e = engine()
+    feed(e, [progress(10), died, "(RayWorkerWrapper pid=92234) mlx5: host_unknown: got "
+             "completion with error:"], at=0.0)  # fmt: skip
+    found = e.final_finding()
+    assert found is not None and found.category == "NETWORK"
+    alone = engine()
+    feed(alone, [progress(10), died], at=0.0)
+    hang = feed(alone, ["[E ProcessGroupNCCL.cpp:821] [Rank 0] Watchdog caught collective "
+                        "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, "
+                        "Timeout(ms)=600000) ran for 600123 milliseconds before timing out."],
+                at=1.0)  # fmt: skip
+    assert [f.kind for f in hang] == [Observed.CRASH] and hang[0].category == "UNKNOWN"
+
+
+def test_a_silence_training_went_through_at_its_pace_is_a_cut() -> None:
+    """`gap_is_cut`: the line after the gap is as far on as the job's pace takes it (lines were
+    left out of an excerpt); one that is hardly further on ends a real silence."""
+    e = engine()
+    t0 = 1_700_000_000.0
+
+    def line(step: int, t: float) -> str:
+        return f"{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(t))} INFO [step={step}/1000]"
+
+    for i, step in enumerate(range(10, 60, 10)):
+        feed(e, [line(step, t0 + 46.0 * i)], at=t0 + 46.0 * i)
+    later = t0 + 46.0 * 4 + 4409.0
+    assert e.gap_is_cut(line(990, later), later)
+    assert not e.gap_is_cut(line(60, later), later)

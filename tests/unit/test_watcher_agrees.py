@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 
+from activities.logs.checklog import _CUT_CHECK_S
 from activities.watch import Clock, WatchActivities
 from analysis.analyzer import AnalyzerContext, LogAnalyzer
 from analysis.engine import LogEngine
@@ -38,7 +39,9 @@ POLL_S = 0.5
 def timed_lines(path: Path) -> list[tuple[float, str]]:
     """Each line with the time it is written: its own timestamp, else the previous one's.
 
-    Across an excerpt's cut ("...") no time passes, as check-log reads it.
+    Across an excerpt's cut no time passes, as check-log reads it: a "..." line, or a silence
+    training went through at its own pace (lines the excerpt left out; the engine judges it,
+    reading the lines as check-log does).
     """
     raw = path.read_bytes().decode("utf-8", "replace").split("\n")
     if raw and raw[-1] == "":
@@ -46,15 +49,22 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
     texts = [split_prefix(line)[2] for line in raw]
     stamps: list[float | None] = [parse_timestamp(text) for text in texts]
     out: list[tuple[float, str]] = []
+    judge = LogEngine(AnalyzerContext())
     last, origin, cut = 0.0, None, False  # origin: the log time written at START + last
+    seen: float | None = None  # the log time of the latest stamped line
     for line, text, stamp in zip(raw, texts, stamps, strict=True):
         if text.strip() and is_elision(text):
             cut = True
         if stamp is not None:
+            gap = stamp - seen if seen is not None else 0.0
+            if gap >= _CUT_CHECK_S and judge.gap_is_cut(text, stamp):
+                cut = True
             if origin is None or cut:
                 origin, cut = stamp - last, False
             elif stamp - origin >= last:
                 last = stamp - origin
+            seen = stamp if seen is None else max(seen, stamp)
+        judge.feed(line, seen if seen is not None else 0.0)
         out.append((START + last, line))
     return out
 

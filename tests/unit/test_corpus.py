@@ -161,6 +161,16 @@ def test_former_heldout7_set_meets_its_floor() -> None:
     assert m.false_alarms == 0  # of 13
 
 
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout8/ as measured once before round 8's rules and once after them (the same): a
+    later change that loses ground on the held-out set fails here, without listing any miss."""
+    m = metrics(score_split("heldout8"))
+    assert m.anomaly.value >= 0.83  # 40 of 48
+    assert m.attribution.value >= 0.75  # 24 of 32
+    assert m.requeue.value >= 0.91  # 31 of 34
+    assert m.false_alarms <= 3  # of 14
+
+
 @pytest.mark.parametrize("split", SPLITS)
 def test_every_anomaly_has_a_verdict_and_an_attribution(split: str) -> None:
     """`check-log --json` never answers `requeue: null` or `attribution: null` for an anomaly."""

@@ -68,7 +68,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout7" is the seventh held-out set, drawn after heldout6/ had been used to write rules, the
 # same way, from sources cited nowhere else (forum and Q&A threads as well as issue threads).
 # "heldout8" is the eighth, drawn after heldout7/ had been used to write rules, the same way
-# (mostly job output committed to public repositories).
+# (mostly job output committed to public repositories). "heldout9" is the ninth, drawn after
+# heldout8/ had been used to write rules, the same way.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -79,6 +80,7 @@ SPLITS = {
     "heldout6": CORPUS / "heldout6",
     "heldout7": CORPUS / "heldout7",
     "heldout8": CORPUS / "heldout8",
+    "heldout9": CORPUS / "heldout9",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 
@@ -364,7 +366,7 @@ def write_sources(all_labels: dict[str, dict]) -> None:
         f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, "
         f"heldout4 {n_groups['heldout4']}, heldout5 {n_groups['heldout5']}, "
         f"heldout6 {n_groups['heldout6']}, heldout7 {n_groups['heldout7']}, "
-        f"heldout8 {n_groups['heldout8']}, total {len(rows)}.",
+        f"heldout8 {n_groups['heldout8']}, heldout9 {n_groups['heldout9']}, total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)
@@ -396,16 +398,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument(
         "--heldout-name",
         default="heldout",
-        choices=(
-            "heldout",
-            "fresh",
-            "heldout3",
-            "heldout4",
-            "heldout5",
-            "heldout6",
-            "heldout7",
-            "heldout8",
-        ),
+        choices=tuple(name for name in SPLITS if name != "tune"),
         help="where new groups' held-out share goes (fresh: a second held-out set)",
     )
     args = ap.parse_args(argv)

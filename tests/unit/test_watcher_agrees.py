@@ -25,7 +25,7 @@ from analysis.engine import LogEngine
 from analysis.lines import is_elision, parse_timestamp, split_prefix
 from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import ExitStatus, JobState, SlurmJob
-from tests.corpus_eval import CORPUS, labels, silence_after
+from tests.corpus_eval import CORPUS, SPLITS, labels, silence_after
 from tests.fakes import FakePoller, FakeSlurm
 from worker.checklog import run_check_log
 from workflows.policy import first_attempt_decision
@@ -193,10 +193,7 @@ async def test_watcher_and_check_log_agree_on_the_tuning_set(name: str, tmp_path
     assert watched == checklog_verdict("tune", name)
 
 
-@pytest.mark.parametrize(
-    "split",
-    ["heldout", "fresh", "heldout3", "heldout4", "heldout5", "heldout6", "heldout7", "heldout8"],
-)
+@pytest.mark.parametrize("split", [split for split in SPLITS if split != "tune"])
 async def test_watcher_and_check_log_agree_on_the_former_heldout_sets(
     split: str, tmp_path: Path
 ) -> None:

@@ -406,6 +406,11 @@ class LogEngine:
     # --- state the watcher or attribution may read ----------------------------------------
 
     @property
+    def progress_reports(self) -> int:
+        """How many progress reports training has made in this attempt."""
+        return self._progress_reports
+
+    @property
     def phase(self) -> str:
         if self._saving_since is not None:
             return "checkpointing"

@@ -235,7 +235,7 @@ _CREDENTIAL = re.compile(
     r"|Unable to (?:create|verify) job credential|Zero Bytes were transmitted or received"
 )
 _STEPD_NODE = re.compile(
-    r"slurmstepd(?:-\S+)?: error: (?:execve\(\): \S*slurm_script|couldn't chdir|"
+    r"slurmstepd(?:-\S+)?: error: (?:execve\(\): \S*slurm_script|"
     r"Unable to create TMPDIR|.*Kill task failed|.*Node configuration differs)"
 )
 # NVRx's re-run state machine exit codes (seed 004): 16 asks for a run on other hardware, 17
@@ -457,6 +457,9 @@ _TRANSPORT = re.compile(
     r"|efa_rdm_\w+_handle_error\(\)|connect \[\S+\]:\d+: Connection refused"
     # mlx5's and UCX's words for a failed completion or a peer that stopped answering
     r"|got completion with error|Remote access error on|Endpoint timeout"
+    # NCCL's socket transport ("Net : Connect to 10.0.0.2<52061> failed : No route to host") and
+    # its topology search across the node's links ("Failed to find reverse path from remNode")
+    r"|Connect to \S+ failed|Failed to find reverse path"
     r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)",
     re.IGNORECASE,
 )
@@ -543,7 +546,8 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
                           or "Dist" in text or "Proxy" in text or "Net :" in text
-                          or "libfabric" in text or "UCX" in text):  # fmt: skip
+                          or "libfabric" in text or "UCX" in text
+                          or "remNode" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
@@ -813,7 +817,10 @@ _STORAGE = re.compile(
     r"|(?P<fs>LustreError|Lustre: .*(?:evicted|Connection to \S+ .*was lost)|beegfs.*(?:error|fail)"
     r"|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
     r" responding|Transport endpoint is not connected|\bmmfs\w*: .*error|GPFS.*(?:error|fail)"
-    r"|unable to (?:open|write|read|flush) (?:file|dataset))",
+    r"|unable to (?:open|write|read|flush) (?:file|dataset)"
+    # SQLite's locks on a shared file system (MIOpen's user database on Lustre, caches)
+    r"|SQLite database: (?:locking protocol|database is locked|disk I/O error)"
+    r"|sqlite3\.OperationalError: (?:locking protocol|database is locked|disk I/O error))",
     re.IGNORECASE,
 )
 
@@ -829,6 +836,8 @@ def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal
     m = _STORAGE.search(text)
     if m is None:
         return None
+    if m.lastgroup == "eio" and ("UCX" in text or "NCCL" in text or "ibv_" in text):
+        return None  # a communication library's errno (UCX's remote key), not a file's
     if m.lastgroup in ("fs", "ckptop") and (_NOT_STORAGE.search(text) or "Not found:" in text):
         return None
     which = m.lastgroup or "io"
@@ -1004,7 +1013,10 @@ _NOT_A_CRASH = frozenset(
     {"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration",
      # an operation cancelled because something else ended it (TensorFlow's queues closing at
      # shutdown, asyncio tasks, futures): the cause, if any, is elsewhere
-     "CancelledError"}
+     "CancelledError",
+     # the job script's `conda activate/deactivate`, not the training: if the environment is
+     # then wrong, the program's own ImportError says so
+     "CondaError"}
 )  # fmt: skip
 # An exception whose message is a failed connection (`RuntimeError: Connection reset by peer` from
 # init_process_group) failed on the network, whatever its type.
@@ -1058,8 +1070,9 @@ def exception_signal(
         return Signal("host_memory", NODE, summary, line, False, nodes, rank, True,
                       detail=exc_type)  # fmt: skip
     if short in _NETWORKISH or _NETWORK_MESSAGE.search(message):
-        return Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
-                      detail=exc_type)  # fmt: skip
+        found = Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
+                       detail=exc_type)  # fmt: skip
+        return _outside_service(found) if _HTTP_EXCEPTION.match(exc_type) else found
     if short in ("MemoryError",):
         return Signal("python_exception", NODE, summary, line, False, nodes, rank, True,
                       detail=exc_type)  # fmt: skip
@@ -1067,6 +1080,25 @@ def exception_signal(
     # bad configuration, a shape or dtype mismatch, a missing file or module.
     return Signal("python_exception", APPLICATION, summary, line, False, nodes, rank,
                   detail=exc_type)  # fmt: skip
+
+
+# An HTTP client's frames (Python's urllib/http.client, requests, urllib3, httpx, the Hugging
+# Face hub): a connection it could not make is to a service outside the cluster.
+_HTTP_CLIENT = re.compile(
+    r"/(?:urllib/request|http/client|requests/|urllib3/|httpx/|huggingface_hub/|aiohttp/)"
+)
+_HTTP_EXCEPTION = re.compile(
+    r"^(?:urllib\.error\.URLError|requests\.exceptions\.\w+|urllib3\.exceptions\.\w+"
+    r"|huggingface_hub\.\S+|httpx\.\w+)$"
+)
+
+
+def _outside_service(found: Signal) -> Signal:
+    """A download or an API call that could not reach its server (a model hub, a dataset URL):
+    not the cluster's fabric, and no node to exclude; the job has to fetch it beforehand (compute
+    nodes are often cut off from the internet on purpose)."""
+    return replace(found, name="outside_service", category=APPLICATION, requeue=False,
+                   victim=False)  # fmt: skip
 
 
 def bare_exception(
@@ -1092,7 +1124,8 @@ class Traceback:
     """
 
     def __init__(self, *, max_lines: int = 400, max_open: int = 4096) -> None:
-        self._open: dict[int | None, tuple[str, int]] = {}  # rank -> (first line, lines seen)
+        # rank -> (first line, lines seen, a frame was an HTTP client's)
+        self._open: dict[int | None, tuple[str, int, bool]] = {}
         self._max_lines = max_lines
         self._max_open = max_open
         self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
@@ -1116,13 +1149,13 @@ class Traceback:
         if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
             if len(self._open) >= self._max_open:
                 self._open.pop(next(iter(self._open)))
-            self._open[key] = (line, 0)
+            self._open[key] = (line, 0, False)
             self.consumed = True
             return None
         state = self._open.get(key)
         if state is None:
             return None
-        head, seen = state
+        head, seen, http = state
         if seen >= self._max_lines:
             del self._open[key]
             return None
@@ -1130,17 +1163,22 @@ class Traceback:
         # and a sentence ("During handling ...", "The above exception ...") before their own
         # "Traceback" line.
         stripped = text.strip()
+        if not http and stripped.startswith("File ") and _HTTP_CLIENT.search(stripped):
+            http = True
         if (
             not stripped
             or text[:1] in " \t^~"
             or stripped.startswith(("During handling", "The above exception"))
         ):
-            self._open[key] = (head, seen + 1)
+            self._open[key] = (head, seen + 1, http)
             self.consumed = True
             return None
         m = _EXCEPTION.match(stripped)
         if m is None:
-            self._open[key] = (head, seen + 1)
+            self._open[key] = (head, seen + 1, http)
             return None
         del self._open[key]
-        return exception_signal(m["type"], m["msg"] or "", line, rank, names)
+        found = exception_signal(m["type"], m["msg"] or "", line, rank, names)
+        if http and found is not None and found.category is NETWORK:
+            return _outside_service(found)
+        return found

@@ -409,6 +409,7 @@ class _Replay:
         self.last_stamped = 0  # the line number that carried it
         self.leading: list[str] = []  # lines before the first timestamp
         self.cut = False  # an excerpt's cut since the last timestamp: the gap is not silence
+        self.reports_at_stamp = 0  # the engine's progress reports up to the last stamped line
         # Lines read and not yet replayed, joined by "\n": from `pos` (none when past the end).
         self.text, self.pos = "", 1
         self.avg = 64  # the last skimmed run's bytes per line: where to look for a run's end
@@ -561,16 +562,22 @@ class _Replay:
         if self.leading:
             self._drain_leading(r.lines - len(self.leading))
         self._feed(raw, self.at, r.lines, matters)
+        if stamp is not None:
+            self.reports_at_stamp = self.engine.progress_reports
 
     def _advance(self, stamp: float, text: str) -> None:
         r = self.report
         if self.cut or (
             self.at is not None
             and stamp - self.at >= _CUT_CHECK_S
-            and self.engine.gap_is_cut(text, stamp)
+            and (
+                self.engine.progress_reports > self.reports_at_stamp
+                or self.engine.gap_is_cut(text, stamp)
+            )
         ):
-            # An excerpt's cut, marked ("...") or not (training went on at its pace across it):
-            # no time passed for the job between the two lines.
+            # An excerpt's cut, marked ("...") or not (training went on at its pace across it),
+            # or progress reported by lines without a time (a tqdm bar between two stamped
+            # lines): the job was not silent for the whole gap, and when it was is not known.
             self.cut = False
             self.at, self.last_stamped = stamp, self.report.lines
             return

@@ -308,6 +308,19 @@ def test_an_unmarked_cut_training_went_through_at_its_pace_is_no_silence(tmp_pat
     )
 
 
+def test_progress_without_timestamps_between_two_stamped_lines_is_no_silence(
+    tmp_path: Path,
+) -> None:
+    """A tqdm bar (no timestamps) ran for an hour between the trainer's stamped start and end
+    lines: that hour is no silence. Without the bar it is one."""
+    start = f"{stamp(START)} [INFO] [launch.py:256:main] process 4711 spawned"
+    bar = [f" {i}/400 [{i // 60:02d}:{i % 60:02d}<00:00,  1.10it/s]" for i in range(1, 401)]
+    end = f"{stamp(START + 3825.0)} [INFO] [launch.py:351:main] Process 4711 exits successfully."
+    assert check_log(write(tmp_path, [start, *bar, end])).to_json()["anomaly"] == "NONE"
+    (tmp_path / "quiet").mkdir()
+    assert check_log(write(tmp_path / "quiet", [start, end])).to_json()["anomaly"] == "HANG"
+
+
 def test_the_verdict_is_todays_policy_a_failure_after_the_last_iteration_is_not_requeued(
     tmp_path: Path,
 ) -> None:

@@ -245,6 +245,12 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("ray.exceptions.OwnerDiedError: Failed to retrieve object 00ffff", "peer_died", "UNKNOWN", False, (), True, False, True, False),
     ("ray.exceptions.OutOfMemoryError: Task was killed due to the node running low on memory.", "host_oom", "NODE", False, (), True, False, False, False),
     ("(raylet) A worker died or was killed while executing a task by an unexpected system error. Worker exit type: SYSTEM_ERROR There are some potential root causes. (1) The process is killed by SIGKILL by OOM killer due to high memory usage. (3) The worker is crashed unexpectedly due to SIGSEGV or other unexpected errors.", "worker_died", "UNKNOWN", False, (), True, False, False, False),
+    # round 9 (heldout8's misses as classes): NCCL's socket connect and topology search,
+    # SQLite's locks on a shared file system
+    ("nid005000:30599:30731 [0] /rccl/src/include/socket.h:415 NCCL WARN Net : Connect to 10.120.24.10<52061> failed : No route to host", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("Failed to find reverse path from remNode 0/c1000 nlinks 4 to node 0/d9000", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("MIOpen Error: /src/sqlite_db.cpp:220: Internal error while accessing SQLite database: locking protocol", "storage_fs", "STORAGE", False, (), True, False, False, False),
+    ("sqlite3.OperationalError: database is locked", "storage_fs", "STORAGE", False, (), True, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
@@ -343,6 +349,11 @@ HEALTHY = [
     "kernel: watchdog: initialized soft lockup detector",
     "UCX  WARN  transport 'rc_mlx5' is not available, using 'ud_mlx5'",
     "beegfs-client: mounted /mnt/beegfs",
+    # round 9's counter-examples: UCX's errno about a remote key is no file's; conda's shell
+    # function; slurmstepd going on in /tmp
+    "0: [1579244748.838989] [cgpu12:56309:2]       ucp_rkey.c:250  UCX  ERROR Failed to unpack remote key from remote md[4]: Input/output error",
+    "CondaError: Run 'conda init' before 'conda deactivate'",
+    "slurmd: slurmstepd: error: couldn't chdir to `/workspace': No such file or directory: going to /tmp instead",
 ]
 
 
@@ -395,6 +406,29 @@ def test_traceback_reports_the_final_exception_per_rank() -> None:
         ("python_exception", "ModuleNotFoundError", False),  # the application's: no requeue
         ("python_exception", "ValueError", False),
     ]
+
+
+def test_a_connection_an_http_client_could_not_make_is_to_an_outside_service() -> None:
+    """Raised in urllib/requests/the Hugging Face hub (a download on a compute node cut off from
+    the internet): APPLICATION, no requeue; the same error from torch.distributed is NETWORK."""
+    download = [
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.10/urllib/request.py", line 1348, in do_open',
+        '  File "/usr/lib/python3.10/socket.py", line 833, in create_connection',
+        "OSError: [Errno 101] Network is unreachable",
+    ]
+    rendezvous = [
+        "Traceback (most recent call last):",
+        '  File "/venv/torch/distributed/rendezvous.py", line 176, in _create_c10d_store',
+        "OSError: [Errno 101] Network is unreachable",
+    ]
+    assert [n for n, _, _ in feed_all(Traceback(), download)] == ["outside_service"]
+    assert feed_all(Traceback(), download)[0][2] is False
+    assert [n for n, _, _ in feed_all(Traceback(), rendezvous)] == ["python_exception"]
+    bare = detect_crash("urllib.error.URLError: <urlopen error [Errno 101] Network is unreachable>")
+    assert (
+        bare is not None and bare.name == "outside_service" and bare.category.value == "APPLICATION"
+    )
 
 
 def test_traceback_classifies_by_the_message() -> None:

@@ -39,8 +39,9 @@ POLL_S = 0.5
 def timed_lines(path: Path) -> list[tuple[float, str]]:
     """Each line with the time it is written: its own timestamp, else the previous one's.
 
-    Across an excerpt's cut no time passes, as check-log reads it: a "..." line, or a silence
-    training went through at its own pace (lines the excerpt left out; the engine judges it,
+    Across an excerpt's cut no time passes, as check-log reads it: a "..." line, a silence
+    training went through at its own pace (lines the excerpt left out), or a gap between two
+    stamped lines that lines without a time reported progress in (the engine judges both,
     reading the lines as check-log does).
     """
     raw = path.read_bytes().decode("utf-8", "replace").split("\n")
@@ -52,12 +53,15 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
     judge = LogEngine(AnalyzerContext())
     last, origin, cut = 0.0, None, False  # origin: the log time written at START + last
     seen: float | None = None  # the log time of the latest stamped line
+    reports = 0  # the judge's progress reports up to it
     for line, text, stamp in zip(raw, texts, stamps, strict=True):
         if text.strip() and is_elision(text):
             cut = True
         if stamp is not None:
             gap = stamp - seen if seen is not None else 0.0
-            if gap >= _CUT_CHECK_S and judge.gap_is_cut(text, stamp):
+            if gap >= _CUT_CHECK_S and (
+                judge.progress_reports > reports or judge.gap_is_cut(text, stamp)
+            ):
                 cut = True
             if origin is None or cut:
                 origin, cut = stamp - last, False
@@ -65,6 +69,8 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
                 last = stamp - origin
             seen = stamp if seen is None else max(seen, stamp)
         judge.feed(line, seen if seen is not None else 0.0)
+        if stamp is not None:
+            reports = judge.progress_reports
         out.append((START + last, line))
     return out
 

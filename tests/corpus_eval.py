@@ -10,6 +10,7 @@ replay harness keeps such a job alive and quiet; every other log ends with its j
     python -m tests.corpus_eval tune --misses      # per-class table and every miss (tuning set)
     python -m tests.corpus_eval heldout8 --misses  # heldout/ to heldout8/: tuning data now
     python -m tests.corpus_eval heldout9           # the held-out set: per-class table only
+    python -m tests.corpus_eval tuning             # every tuning set together (README's table)
 
 The held-out sets (`HELDOUT`) are for measuring, never for writing rules: the CLI refuses to list
 their misses.
@@ -215,16 +216,18 @@ def table(m: Metrics) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("split", choices=SPLITS)
+    parser.add_argument("split", choices=(*SPLITS, "tuning"))
     parser.add_argument("--misses", action="store_true", help="list every miss (tuning set)")
     args = parser.parse_args(argv)
     if args.misses and args.split in HELDOUT:
         print("the held-out set is for measuring: its misses are not listed", file=sys.stderr)
         return 2
-    if not (CORPUS / args.split / "labels.json").is_file():
-        print(f"no labelled set {args.split}/ in {CORPUS}", file=sys.stderr)
-        return 2
-    scored = score_split(args.split)
+    splits = TUNING if args.split == "tuning" else (args.split,)
+    for split in splits:
+        if not (CORPUS / split / "labels.json").is_file():
+            print(f"no labelled set {split}/ in {CORPUS}", file=sys.stderr)
+            return 2
+    scored = [s for split in splits for s in score_split(split)]
     print("\n".join(table(metrics(scored))))
     if args.misses:
         for s in scored:

@@ -219,3 +219,12 @@ def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[
     assert HELDOUT == ("heldout9",)
     assert main([HELDOUT[0], "--misses"]) == 2
     assert "not listed" in capsys.readouterr().err
+
+
+def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:
+    """`python -m tests.corpus_eval tuning`: the README's per-class table of every tuning set."""
+    from tests.corpus_eval import TUNING, main
+
+    assert main(["tuning"]) == 0
+    n = sum(len(labels(split)) for split in TUNING)
+    assert f"/{n})" in capsys.readouterr().out  # the anomaly line counts every tuning log

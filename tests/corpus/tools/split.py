@@ -69,7 +69,7 @@ INCOMING = CORPUS / "incoming"
 # same way, from sources cited nowhere else (forum and Q&A threads as well as issue threads).
 # "heldout8" is the eighth, drawn after heldout7/ had been used to write rules, the same way
 # (mostly job output committed to public repositories). "heldout9" is the ninth, drawn after
-# heldout8/ had been used to write rules, the same way.
+# heldout8/ had been used to write rules, the same way; "heldout10" the tenth, after heldout9/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -81,6 +81,7 @@ SPLITS = {
     "heldout7": CORPUS / "heldout7",
     "heldout8": CORPUS / "heldout8",
     "heldout9": CORPUS / "heldout9",
+    "heldout10": CORPUS / "heldout10",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 
@@ -362,11 +363,9 @@ def write_sources(all_labels: dict[str, dict]) -> None:
     n_groups = Counter(r["split"] for r in rows.values())
     lines += [
         "",
-        f"Groups: tune {n_groups['tune']}, heldout {n_groups['heldout']}, "
-        f"fresh {n_groups['fresh']}, heldout3 {n_groups['heldout3']}, "
-        f"heldout4 {n_groups['heldout4']}, heldout5 {n_groups['heldout5']}, "
-        f"heldout6 {n_groups['heldout6']}, heldout7 {n_groups['heldout7']}, "
-        f"heldout8 {n_groups['heldout8']}, heldout9 {n_groups['heldout9']}, total {len(rows)}.",
+        "Groups: "
+        + ", ".join(f"{name} {n_groups[name]}" for name in SPLITS)
+        + f", total {len(rows)}.",
         "",
     ]
     text = "\n".join(lines)

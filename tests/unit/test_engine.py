@@ -640,6 +640,12 @@ def test_progress_bar_redraws_on_one_line_are_each_a_report() -> None:
 
 # --- round 7: heldout6's misses as classes ----------------------------------------------------
 
+WATCHDOG_TIMEOUT = (
+    "[E ProcessGroupNCCL.cpp:821] [Rank 0] Watchdog caught collective operation timeout: "
+    "WorkNCCL(SeqNum=3, OpType=ALLREDUCE, Timeout(ms)=600000) ran for 600123 milliseconds before "
+    "timing out."
+)
+
 
 def test_an_abort_printed_before_the_watchdogs_timeouts_is_their_teardown() -> None:
     """torchrun's summary of the SIGABRT (exitcode -6) can come before the ranks' watchdog lines:
@@ -657,10 +663,7 @@ def test_an_abort_printed_before_the_watchdogs_timeouts_is_their_teardown() -> N
     feed(died, [progress(10), "[rank1]: terminate called after throwing an instance of "
                 "'c10::Error'", "[rank1]:   what():  CUDA error: out of memory"],
          at=0.0)  # fmt: skip
-    found = feed(died, ["[E ProcessGroupNCCL.cpp:821] [Rank 0] Watchdog caught collective "
-                        "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, "
-                        "Timeout(ms)=600000) ran for 600123 milliseconds before timing out."],
-                 at=1.0)  # fmt: skip
+    found = feed(died, [WATCHDOG_TIMEOUT], at=1.0)
     assert [f.kind for f in found] == [Observed.CRASH] and found[0].category == "APPLICATION"
 
 
@@ -732,10 +735,7 @@ def test_a_dead_ray_worker_with_a_network_error_died_of_the_network() -> None:
     assert found is not None and found.category == "NETWORK"
     alone = engine()
     feed(alone, [progress(10), died], at=0.0)
-    hang = feed(alone, ["[E ProcessGroupNCCL.cpp:821] [Rank 0] Watchdog caught collective "
-                        "operation timeout: WorkNCCL(SeqNum=3, OpType=ALLREDUCE, "
-                        "Timeout(ms)=600000) ran for 600123 milliseconds before timing out."],
-                at=1.0)  # fmt: skip
+    hang = feed(alone, [WATCHDOG_TIMEOUT], at=1.0)
     assert [f.kind for f in hang] == [Observed.CRASH] and hang[0].category == "UNKNOWN"
 
 

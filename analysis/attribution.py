@@ -112,6 +112,8 @@ def attribute(
     # Everything after Slurm's own cancel line happened because of it; a cancel without a
     # reason (a step ended) may be followed by the job's, which says why (preemption).
     cancels = [i for i, signal in enumerate(signals) if signal.name.startswith("slurm_")]
+    # A reasonless job cancel anywhere (scancel of the job: its steps' cancels come first).
+    job_cancelled = any(s.name == "slurm_step_cancelled" and s.detail == "job" for s in signals)
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
         signals = signals[: (reasoned or cancels)[0] + 1]
@@ -145,8 +147,7 @@ def attribute(
         # Only victims: the cause is not in the log. A whole job cancelled without a reason that
         # nothing failed before is a person's scancel from outside: the scheduler's, not the
         # job's. (A step's reasonless cancel is also srun's after a task died unseen: UNKNOWN.)
-        job_cancelled = root.name == "slurm_step_cancelled" and root.detail == "job"
-        category = SCHEDULER if job_cancelled else UNKNOWN
+        category = SCHEDULER if root.name == "slurm_step_cancelled" and job_cancelled else UNKNOWN
     requeue = root.requeue_helps if not root.victim else True
     summary = root.summary
     if len(signals) > 1:

@@ -152,6 +152,8 @@ _TOKENS = (
     "arked as dead",
     "lockup",  # the kernel: "soft lockup - CPU#12 stuck for 22s!", "Kernel panic - not syncing"
     "anic - not",
+    "efined signal",  # the shell's "User defined signal 2": a batch system's SIGUSR2
+    "in $PATH",  # a container runtime's "executable file not found in $PATH"
     # PBS/Torque/Moab records of a job the site ended; a mixed-precision loss scale collapsing.
     "eleted at request",
     "allclock",

@@ -25,6 +25,9 @@ _ISO = re.compile(
 _SYSLOG = re.compile(
     r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) "
     r"(\d{2}):(\d{2}):(\d{2})Z?\b"
+    # ctime's and `date`'s own year after the time ("Fri Oct 23 18:57:36 CDT 2020"); syslog's
+    # lines have none, and the current year is assumed
+    r"(?: [A-Z]{2,5})?(?: (\d{4})\b)?"
 )
 _MONTHS = {
     m: i
@@ -110,8 +113,10 @@ def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> 
         return value
     m = _SYSLOG.search(text, 0, _TS_WINDOW)
     if m is not None and _leads(text, m.start()):
-        mon, d, h, mi, s = m.groups()
-        if year is None:
+        mon, d, h, mi, s, stated = m.groups()
+        if stated is not None and 1970 <= int(stated) <= 2100:
+            year = int(stated)
+        elif year is None:
             year = datetime.fromtimestamp(time.time(), tz).year
         try:
             dt = datetime(year, _MONTHS[mon], int(d), int(h), int(mi), int(s), tzinfo=tz)

@@ -133,6 +133,9 @@ _PREEMPTION = re.compile(
     r"|Received (?:Signals\.)?SIGTERM death signal|\breceived (?:signal )?SIGTERM\b"
     r"|Received signal 15\b|\bgot signal: 15\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
+    # the shell's word for a process killed by SIGUSR1/2: what LSF sends at its run limit and
+    # Slurm's --signal before the time limit
+    r"|^User defined signal [12]$"
     r"|\bwas requested to terminate\b|received (?:a )?termination request",
     re.IGNORECASE,
 )
@@ -200,7 +203,13 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
         if m is not None:
             return Signal("walltime", SCHEDULER, f"time limit: {text.strip()[:150]}", line, True,
                           (), rank, True)  # fmt: skip
-    if "reempt" in text or "erminat" in text or "SIG" in text or "ignal 15" in text:
+    if (
+        "reempt" in text
+        or "erminat" in text
+        or "SIG" in text
+        or "ignal 15" in text
+        or "efined signal" in text
+    ):
         m = _PREEMPTION.search(text)
         if m is not None and re.search(r"node fail", text, re.IGNORECASE):
             return Signal("node_failure", NODE, f"node failure: {text.strip()[:150]}", line,
@@ -796,7 +805,12 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     if _NCCL_OPS_FAILED in text:
         return Signal("nccl_ops_failed", UNKNOWN, _NCCL_OPS_FAILED, line, False, nodes, rank,
                       victim=True, fatal=False)  # fmt: skip
-    if "can't open file" in text or "command not found" in text or "execve()" in text:
+    if (
+        "can't open file" in text
+        or "command not found" in text
+        or "execve()" in text
+        or "not found in $PATH" in text  # Apptainer/Singularity/Docker: no such entry point
+    ):
         return Signal("cannot_run", APPLICATION, f"cannot run: {text.strip()[:150]}", line,
                       False, nodes, rank)  # fmt: skip
     return None
@@ -937,6 +951,11 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
     if ("Assertion" in text or "block: [" in text) and _DEVICE_ASSERT.search(text):
         return Signal("device_assert", APPLICATION, "device-side assertion failed", line, False,
                       names.find(text), rank)  # fmt: skip
+    if ": error: " in text:
+        m = _ARGPARSE.match(text)
+        if m is not None:
+            return Signal("bad_arguments", APPLICATION, f"command line refused: {text[:150]}",
+                          line, False, names.find(text), rank)  # fmt: skip
     if text.startswith("Exception in main"):
         m = _CHAINER_LOOP.match(text)
         if m is not None:
@@ -1005,6 +1024,11 @@ _EXCEPTION = re.compile(
 _BARE_EXCEPTION = re.compile(
     r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure|Failed)"
     r"|Exception))(?: \(see above for traceback\))?(?P<sep>:\s|:$|$)(?P<msg>.*)$"
+)
+# argparse refusing the command line ("train.py: error: argument --fp16: ...", exit 2): the
+# job's own launch line, the same on every attempt.
+_ARGPARSE = re.compile(
+    r"^\S+: error: (?:argument \S+|unrecognized arguments:|the following arguments are required:)"
 )
 # Chainer's trainer reports the exception that ends its loop before the traceback.
 _CHAINER_LOOP = re.compile(r"^Exception in main training loop: (?P<msg>.*)$")

@@ -173,12 +173,12 @@ def test_former_heldout8_set_meets_its_floor() -> None:
 
 def test_former_heldout9_set_meets_its_floor() -> None:
     """Measured as held out before and after round 9 (0.87/0.80/0.87, 2 of 16, identical);
-    tuning data since heldout10/ began to be drawn."""
+    tuning data since heldout10/ began to be drawn (round 10 was written on its misses)."""
     m = metrics(score_split("heldout9"))
-    assert m.anomaly.value >= 0.87  # 41 of 47
-    assert m.attribution.value >= 0.80  # 24 of 30
-    assert m.requeue.value >= 0.87  # 27 of 31
-    assert m.false_alarms <= 2  # of 16
+    assert m.anomaly.value >= 0.93  # 44 of 47
+    assert m.attribution.value >= 0.93  # 28 of 30
+    assert m.requeue.value >= 0.96  # 30 of 31
+    assert m.false_alarms <= 1  # of 16: MLPerf's RESULT line, whose date is its start time
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -753,3 +753,17 @@ def test_a_silence_training_went_through_at_its_pace_is_a_cut() -> None:
     later = t0 + 46.0 * 4 + 4409.0
     assert e.gap_is_cut(line(990, later), later)
     assert not e.gap_is_cut(line(60, later), later)
+
+
+# --- round 10: heldout9's misses as classes ---------------------------------------------------
+
+
+def test_a_jobs_reasonless_cancel_after_its_steps_is_still_the_schedulers() -> None:
+    """scancel of a job prints the steps' cancel lines first, then the job's: SCHEDULER."""
+    e = engine()
+    feed(e, [progress(10),
+             "slurmstepd: error: *** STEP 1809577.0 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***",
+             "slurmstepd: error: *** JOB 1809577 ON r6i5n1 CANCELLED AT 2021-05-23T08:46:02 ***",
+             "Main process received SIGTERM, exiting"], at=0.0)  # fmt: skip
+    found = e.final_finding()
+    assert found is not None and found.category == "SCHEDULER" and found.requeue_warranted

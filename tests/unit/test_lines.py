@@ -61,6 +61,10 @@ def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) 
         ("2024/07/30 14:21:44 x", ts(2024, 7, 30, 14, 21, 44)),
         ("Jul 30 14:21:44 node1 kernel: NVRM: Xid", ts(2023, 7, 30, 14, 21, 44)),
         ("Jul  3 04:01:02 node1 kernel: x", ts(2023, 7, 3, 4, 1, 2)),
+        # `date` and ctime state their year after the time: it wins over the assumed one
+        ("Fri Oct 23 18:57:36 CDT 2020", ts(2020, 10, 23, 18, 57, 36)),
+        ("Thu Aug 29 16:41:02 2019[3]<stderr>:  File x", ts(2019, 8, 29, 16, 41, 2)),
+        ("Jul 30 14:21:44 3021 not a year's place", ts(2023, 7, 30, 14, 21, 44)),
         ("no timestamp here", None),
         ("2024-13-30 14:21:44 bad month", None),
         ("Feb 30 10:00:00 bad day", None),

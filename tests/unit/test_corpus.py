@@ -181,6 +181,16 @@ def test_former_heldout9_set_meets_its_floor() -> None:
     assert m.false_alarms <= 1  # of 16: MLPerf's RESULT line, whose date is its start time
 
 
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout10/ as measured once before round 10's rules and once after them (the same): a
+    later change that loses ground on the held-out set fails here, without listing any miss."""
+    m = metrics(score_split("heldout10"))
+    assert m.anomaly.value >= 0.92  # 38 of 41
+    assert m.attribution.value >= 0.72  # 18 of 25
+    assert m.requeue.value >= 0.83  # 25 of 30
+    assert m.false_alarms == 0  # of 11
+
+
 @pytest.mark.parametrize("split", SPLITS)
 def test_every_anomaly_has_a_verdict_and_an_attribution(split: str) -> None:
     """`check-log --json` never answers `requeue: null` or `attribution: null` for an anomaly."""

@@ -147,12 +147,15 @@ def _free_port() -> int:
 
 def test_two_process_gloo_run_saves_and_resumes(tmp_path: Path) -> None:
     """Two real ranks (gloo) train 3 iterations and checkpoint; a second run resumes."""
-    port = _free_port()
     base = [sys.executable, "-m", "bench.faultjob.train", "--num-layers", "1"]
     base += ["--hidden-size", "16", "--num-attention-heads", "2", "--seq-length", "8"]
     base += ["--vocab-size", "32", "--num-workers", "0", "--save", str(tmp_path)]
 
     def run(iters: int) -> str:
+        # A port per run: the first run's store socket may still hold its port (TIME_WAIT) when
+        # the second starts. (The test failed once in a full parallel run; its output was not
+        # kept, so this is the likely cause, not a proven one.)
+        port = _free_port()
         procs = []
         for rank in range(2):
             env = dict(os.environ, RANK=str(rank), WORLD_SIZE="2", LOCAL_RANK=str(rank))

@@ -87,8 +87,7 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
         # failure that network errors follow from: those errors may be what they died of.
         if (
             signal.fatal
-            and not (signal.victim or signal.hang or signal.teardown)
-            and signal.name != "worker_died"
+            and not (signal.victim or signal.hang or signal.cause_elsewhere)
             and signal.category is not NETWORK
         ):
             crashed = True

@@ -53,6 +53,12 @@ class Signal:
         another line, before or after it; NCCL's watchdog, for one, takes its process down so."""
         return self.name in _TEARDOWN
 
+    @property
+    def cause_elsewhere(self) -> bool:
+        """A death whose cause, if the log has it, is another line: a teardown, or a process
+        another one reports dead without saying why (Ray's raylet)."""
+        return self.name in _TEARDOWN or self.name == "worker_died"
+
 
 _TEARDOWN = frozenset({"aborted", "cpp_exception"})
 

@@ -189,11 +189,12 @@ class WatchActivities:
         self._control = control
         self._analyzer_factory = analyzer_factory
         self._poll_interval = poll_interval
-        # Every watch's log reads, one thread call per gathering window (activities/logs/reader).
-        gather = min(0.05, poll_interval / 10) if read_gather_s is None else read_gather_s
-        self._reader = LogReader(gather)
-        # The watches' sleeps end on shared ticks of the same length (see Clock).
-        self._clock = clock or Clock(tick_s=min(0.05, poll_interval / 10))
+        # Every watch's log reads, one thread call per gathering window (activities/logs/reader),
+        # and the watches' sleeps end on shared ticks (see Clock): both a tenth of a poll, at
+        # most 50 ms.
+        window = min(0.05, poll_interval / 10)
+        self._reader = LogReader(window if read_gather_s is None else read_gather_s)
+        self._clock = clock or Clock(tick_s=window)
         self._poll_jitter = poll_jitter
 
     @activity.defn(name=ActivityName.WATCH_ATTEMPT)

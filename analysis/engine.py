@@ -94,6 +94,9 @@ _RECENT_SAVES = 64
 
 # A silence is an excerpt's cut when training got at least this near its own pace across it.
 _CUT_PACE = 2.0
+# Gaps shorter than this are never asked whether they are a cut (one line parsed each): no hang
+# is that short, and asking of every line would cost a file reader's fast path.
+_CUT_CHECK_S = 10.0
 # A progress bar's redraws feed the throughput baseline once per this many steps.
 _REDRAW_RATE_EVERY = 10
 
@@ -445,6 +448,15 @@ class LogEngine:
     def stragglers(self) -> dict[int, str | None]:
         """Ranks NVRx reported as stragglers, with their node when a score row named it."""
         return dict(self._stragglers)
+
+    def gap_is_no_silence(self, text: str, gap: float, at: float, reports_then: int) -> bool:
+        """For a reader of a whole file (`ajr check-log`, the corpus replay): whether the `gap`
+        seconds between two stamped lines, the later one `text` stamped `at`, were not the job's
+        silence: lines without a time reported progress in it (the engine had made
+        `reports_then` reports by the earlier stamped line), or it is a cut (`gap_is_cut`)."""
+        return gap >= _CUT_CHECK_S and (
+            self._progress_reports > reports_then or self.gap_is_cut(text, at)
+        )
 
     def gap_is_cut(self, text: str, at: float) -> bool:
         """Whether a silence that ends with the line `text`, stamped `at`, is lines an excerpt

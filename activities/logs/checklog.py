@@ -54,9 +54,6 @@ _MAX_EXAMPLES = 3
 # Lines without a timestamp before the first timestamped one wait (bounded) for its time, so
 # that the engine's setup phase starts when the job did, not at epoch 0.
 _MAX_LEADING = 10_000
-# A silence at least this long is asked whether it is an unmarked cut (one line parsed): shorter
-# ones never make a hang, and asking of every line would cost the fast path.
-_CUT_CHECK_S = 10.0
 
 ANOMALIES = ("CRASH", "HANG", "STRAGGLER")
 EXIT_OK, EXIT_FORMAT, EXIT_ANOMALY, EXIT_UNREADABLE = 0, 1, 3, 4
@@ -569,11 +566,7 @@ class _Replay:
         r = self.report
         if self.cut or (
             self.at is not None
-            and stamp - self.at >= _CUT_CHECK_S
-            and (
-                self.engine.progress_reports > self.reports_at_stamp
-                or self.engine.gap_is_cut(text, stamp)
-            )
+            and self.engine.gap_is_no_silence(text, stamp - self.at, stamp, self.reports_at_stamp)
         ):
             # An excerpt's cut, marked ("...") or not (training went on at its pace across it),
             # or progress reported by lines without a time (a tqdm bar between two stamped

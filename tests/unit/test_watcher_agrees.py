@@ -18,7 +18,6 @@ from pathlib import Path
 
 import pytest
 
-from activities.logs.checklog import _CUT_CHECK_S
 from activities.watch import Clock, WatchActivities
 from analysis.analyzer import AnalyzerContext, LogAnalyzer
 from analysis.engine import LogEngine
@@ -58,10 +57,7 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
         if text.strip() and is_elision(text):
             cut = True
         if stamp is not None:
-            gap = stamp - seen if seen is not None else 0.0
-            if gap >= _CUT_CHECK_S and (
-                judge.progress_reports > reports or judge.gap_is_cut(text, stamp)
-            ):
+            if seen is not None and judge.gap_is_no_silence(text, stamp - seen, stamp, reports):
                 cut = True
             if origin is None or cut:
                 origin, cut = stamp - last, False

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout9/) and a held-out set
-(heldout10/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout10/) and a held-out set
+(heldout11/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -108,6 +108,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout7": (46, 28, 34, 0),  # 0.92/0.83/0.89, 1 of 13
     "heldout8": (45, 29, 34, 0),  # 0.83/0.75/0.91, 3 of 14
     "heldout9": (44, 28, 30, 1),  # 0.87/0.80/0.87, 2 of 16; the alarm: MLPerf's RESULT date
+    "heldout10": (38, 18, 25, 0),  # 0.93/0.72/0.83, 0 of 11
 }
 
 
@@ -125,16 +126,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout10/ as measured once before round 10's rules and once after them (the same): a
-    later change that loses ground on the held-out set fails here, without listing any miss."""
-    m = metrics(score_split("heldout10"))
-    assert m.anomaly.value >= 0.92  # 38 of 41
-    assert m.attribution.value >= 0.72  # 18 of 25
-    assert m.requeue.value >= 0.83  # 25 of 30
-    assert m.false_alarms == 0  # of 11
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -163,18 +154,10 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout9/ became tuning data when heldout10/ began to be drawn; it is no longer refused."""
+    """heldout10/ became tuning data when heldout11/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout8", "heldout9"} <= set(TUNING) and not {"heldout8", "heldout9"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout10",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout9", "heldout10"} <= set(TUNING) and not {"heldout9", "heldout10"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

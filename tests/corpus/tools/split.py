@@ -69,7 +69,8 @@ INCOMING = CORPUS / "incoming"
 # same way, from sources cited nowhere else (forum and Q&A threads as well as issue threads).
 # "heldout8" is the eighth, drawn after heldout7/ had been used to write rules, the same way
 # (mostly job output committed to public repositories). "heldout9" is the ninth, drawn after
-# heldout8/ had been used to write rules, the same way; "heldout10" the tenth, after heldout9/.
+# heldout8/ had been used to write rules, the same way; "heldout10" the tenth, after heldout9/;
+# "heldout11" the eleventh, after heldout10/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -82,6 +83,7 @@ SPLITS = {
     "heldout8": CORPUS / "heldout8",
     "heldout9": CORPUS / "heldout9",
     "heldout10": CORPUS / "heldout10",
+    "heldout11": CORPUS / "heldout11",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -12,6 +12,7 @@ p.add_argument("--out", default="pl_out")
 p.add_argument("--workers", type=int, default=0)
 p.add_argument("--lr", type=float, default=2e-3)
 p.add_argument("--progress", type=int, default=1)
+p.add_argument("--ckpt-path", default=None)
 a = p.parse_args()
 
 class Seq(torch.utils.data.Dataset):
@@ -48,4 +49,4 @@ if __name__ == "__main__":
     tr = L.Trainer(accelerator="cpu", devices=a.devices, strategy="ddp", max_steps=a.max_steps,
                    log_every_n_steps=10, callbacks=[ck] + ([TQDMProgressBar(refresh_rate=a.progress)] if a.progress else []), default_root_dir=a.out,
                    enable_progress_bar=bool(a.progress))
-    tr.fit(LM(lr=a.lr), dl)
+    tr.fit(LM(lr=a.lr), dl, ckpt_path=a.ckpt_path)

@@ -4,7 +4,7 @@ tests/corpus/ holds real excerpts (public issue threads and repositories, each c
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
 and the former held-out sets heldout/, fresh/, heldout3/ to heldout10/) and a held-out set
-(heldout11/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
+(heldout11/: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -59,6 +59,37 @@ def test_every_label_is_valid_and_no_source_is_in_two_sets() -> None:
         [sys.executable, str(tool), "--check"], capture_output=True, text=True, check=False
     )
     assert run.returncode == 0 and run.stdout.strip().endswith("check: ok"), run.stdout + run.stderr
+
+
+def test_a_thread_cited_under_an_explicit_group_is_still_one_source(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An explicit `group` names a source group, but the thread it cites is still the thread:
+    cited in a second set, the check fails (four held-out excerpts slipped through before)."""
+    import importlib.util
+
+    tool = Path(__file__).resolve().parents[1] / "corpus" / "tools" / "split.py"
+    spec = importlib.util.spec_from_file_location("corpus_split", tool)
+    assert spec is not None and spec.loader is not None
+    split = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(split)
+    url = "https://github.com/example/train/issues/7"
+    sets = {"tune": ("a.log", {"group": "first-corpus:a.log"}), "heldout": ("b.log", {})}
+    for name, (log, extra) in sets.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / log).write_text("RuntimeError: boom\n")
+        label = {
+            "source": f"{url} (comment)",
+            "anomaly": "CRASH",
+            "category": "APPLICATION",
+            "requeue": False,
+            "culprit_nodes": [],
+            "why": "its own error",
+            **extra,
+        }
+        (tmp_path / name / "labels.json").write_text(json.dumps({log: label}))
+    monkeypatch.setattr(split, "SPLITS", {name: tmp_path / name for name in sets})
+    assert split.check_splits() == [f"source group in both splits: {url}"]
 
 
 def test_the_corpus_is_large_varied_and_mostly_public() -> None:
@@ -158,6 +189,14 @@ def test_a_former_heldout_set_is_tuning_data() -> None:
     from tests.corpus_eval import HELDOUT, TUNING
 
     assert {"heldout9", "heldout10"} <= set(TUNING) and not {"heldout9", "heldout10"} & set(HELDOUT)
+
+
+def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.corpus_eval import HELDOUT, main
+
+    assert HELDOUT == ("heldout11",)
+    assert main([HELDOUT[0], "--misses"]) == 2
+    assert "not listed" in capsys.readouterr().err
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

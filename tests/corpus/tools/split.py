@@ -234,6 +234,19 @@ def validate_label(name: str, lab: dict) -> list[str]:
     return errs
 
 
+# Threads cited both in tune/ (under an explicit group, which hid the thread from this check
+# until heldout11/ was drawn) and in fresh/: fresh/'s held-out figures of round 2 counted these
+# four logs; both sets are tuning data now. Any other thread in two sets fails the check.
+SHARED_BEFORE_THE_CHECK = frozenset(
+    {
+        "https://github.com/NVIDIA/nccl/issues/1814",
+        "https://github.com/SystemsGenetics/GEMmaker/pull/242",
+        "https://github.com/databrickslabs/dolly/issues/139",
+        "https://github.com/kohya-ss/sd-scripts/issues/1434",
+    }
+)
+
+
 def check_splits() -> list[str]:
     errs: list[str] = []
     groups: dict[str, set] = defaultdict(set)
@@ -246,12 +259,14 @@ def check_splits() -> list[str]:
             errs.append(f"{split}: file without label: {name}")
         for name, lab in sorted(labels.items()):
             errs += [f"{split}: {e}" for e in validate_label(name, lab)]
-            groups[group_key(lab)].add(split)
+            # An explicit group must not hide that the thread is cited in another set.
+            for key in {group_key(lab), group_key({**lab, "group": None})}:
+                groups[key].add(split)
             p = d / name
             if p.exists() and not p.read_text(encoding="utf-8", errors="replace").strip():
                 errs.append(f"{split}: empty log: {name}")
     for g, s in sorted(groups.items()):
-        if len(s) > 1:
+        if len(s) > 1 and g not in SHARED_BEFORE_THE_CHECK:
             errs.append(f"source group in both splits: {g}")
     seen: dict[str, str] = {}
     for split, d in SPLITS.items():

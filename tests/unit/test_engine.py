@@ -689,6 +689,32 @@ def test_an_abort_does_not_make_a_later_network_error_its_victim() -> None:
     assert cause is not None and cause.category == "UNKNOWN"
 
 
+def test_a_connection_reset_printed_before_the_peers_death_is_still_its_victim() -> None:
+    """Ranks' output interleaves (horovodrun, mpirun --tag-output): rank 2's gloo reset is
+    printed before rank 1's segfault, which reset it. A reset with no death anywhere stays the
+    network's, and so does a transport error that is no reset."""
+    reset = (
+        "[2]<stderr>:[2021-04-12 04:03:43.746989: E horovod/common/operations.cc:548] Horovod"
+        " background loop uncaught exception: [gloo/transport/tcp/pair.cc:575] Read error"
+        " [10.244.0.72]:51023: Connection reset by peer"
+    )
+    segv = "[1]<stderr>:Segmentation fault (core dumped)"
+    e = engine()
+    feed(e, [reset, segv], at=0.0)
+    cause = e.attribution()
+    assert cause is not None and cause.category == "UNKNOWN" and cause.root is not None
+    assert cause.root.name == "segfault"
+    alone = engine()
+    feed(alone, [reset], at=0.0)
+    cause = alone.attribution()
+    assert cause is not None and cause.category == "NETWORK"
+    ib = engine()
+    feed(ib, ["node3:12:34 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2 with error 12",
+              segv], at=0.0)  # fmt: skip
+    cause = ib.attribution()
+    assert cause is not None and cause.category == "NETWORK"
+
+
 def test_a_checkpoint_write_that_failed_is_a_failure_not_a_save() -> None:
     """TensorFlow reports a full disk while writing a checkpoint as RESOURCE_EXHAUSTED on the
     checkpoint's path: STORAGE, requeue."""

@@ -12,7 +12,9 @@ Rules, in order:
   or network error never excludes a node by itself.
 - A requeue is called unwarranted only when the cause is the application's own error.
 - A network error after another failure is that failure's victim (the peer went away); a
-  process's abort is no such failure: its own error, on another line, is.
+  process's abort is no such failure: its own error, on another line, is. A connection reset or
+  closed by the other end is the victim of a death anywhere in the attempt, printed before or
+  after it (ranks' output interleaves).
 """
 
 from __future__ import annotations
@@ -78,20 +80,28 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     "NETWORK unless the log shows a peer crashed first (then the peer's cause wins)".
     """
     out: list[Signal] = []
+    # Ranks' output interleaves: a connection reset by a peer may be printed before the line
+    # where that peer died. Any death in the attempt explains such resets.
+    died = any(_a_death(signal) for signal in signals)
     crashed = False
     for signal in signals:
-        if crashed and signal.category is NETWORK and not signal.victim:
+        victim = crashed or (died and signal.lost_peer)
+        if victim and signal.category is NETWORK and not signal.victim:
             signal = replace(signal, victim=True)
         out.append(signal)
-        # An abort, and a death the log gives no cause for (Ray's "a worker died"), are no
-        # failure that network errors follow from: those errors may be what they died of.
-        if (
-            signal.fatal
-            and not (signal.victim or signal.hang or signal.cause_elsewhere)
-            and signal.category is not NETWORK
-        ):
-            crashed = True
+        crashed = crashed or _a_death(signal)
     return out
+
+
+def _a_death(signal: Signal) -> bool:
+    """A failure of its own that later network errors may follow from. An abort, and a death
+    the log gives no cause for (Ray's "a worker died"), are none: those errors may be what they
+    died of."""
+    return (
+        signal.fatal
+        and not (signal.victim or signal.hang or signal.cause_elsewhere)
+        and signal.category is not NETWORK
+    )
 
 
 def attribute(

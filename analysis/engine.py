@@ -11,7 +11,9 @@ line that was already on its way when the error was printed). Since `feed` sees 
 time, the pending finding is returned by the first `feed` or `silence` call made at least
 `crash_confirm_s` after the signal (the watcher calls `silence` on every poll). An immediate
 signal arriving meanwhile is reported together with the pending ones, and attribution picks
-the first cause.
+the first cause. An immediate signal that is only a victim (srun's "task 0: Exited with exit
+code 8") before any cause waits until time moves on (a later line's time, the next `silence`
+poll, the attempt's end): the cause printed with it, just after it, is then part of the report.
 
 Phase-aware hang allowance (NVRx's section timeouts, seed 004, in log terms). A silence is
 never a hang before `hang_timeout_s` (the documented "one line every two minutes"), in any phase:
@@ -163,6 +165,11 @@ class LogEngine:
         self._other_phase: tuple[str, float] | None = None
 
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
+        # An immediate signal that is only a victim (srun's "task 0: Exited with exit code 8",
+        # torchrun's summary), before any cause: its cause may be printed with it, just after
+        # it (slurmstepd's own error, another rank's interleaved output). Reported once time
+        # moves on (the next poll, the next stamped line, the attempt's end), with what came.
+        self._held_at: float | None = None
         # Done means done: when the log showed training reach its final iteration.
         self._finish = FinishWatch()
         self._finished_at: float | None = None
@@ -235,6 +242,13 @@ class LogEngine:
     def feed(self, line: str, at: float, *, matters: bool = False) -> Finding | None:
         """One line, written at `at`. `matters`: the caller knows `may_matter(line)` is True (the
         prefilter found it), so it is not asked again."""
+        if self._held_at is not None and at > self._held_at:
+            held = self._report(Observed.CRASH)
+            found = self._feed(line, at, matters)
+            return held if held is not None else found
+        return self._feed(line, at, matters)
+
+    def _feed(self, line: str, at: float, matters: bool) -> Finding | None:
         self.last_progress = None
         if self._first_line_at is None:
             self._first_line_at = at
@@ -258,8 +272,14 @@ class LogEngine:
                     # ranks' errors) is its aftermath, kept for attribution, not a new crash.
                     return None
                 if signal.hang:
+                    if self._held_at is not None:
+                        return self._report(Observed.CRASH)  # the held victim came first
                     return self._report_hang(signal)
                 if signal.immediate:
+                    if signal.victim and all(s.victim for s in self._signals):
+                        if self._held_at is None:
+                            self._held_at = at
+                        return None
                     return self._report(Observed.CRASH)
                 if self._pending_since is None:
                     self._pending_since = at
@@ -348,6 +368,8 @@ class LogEngine:
         )
 
     def silence(self, silent_for: float, at: float) -> Finding | None:
+        if self._held_at is not None and at > self._held_at:
+            return self._report(Observed.CRASH)
         if self._straggler_waiting:  # no score rows followed the warning: report what it named
             self._resolve_straggler()
         if self._urgent is not None:
@@ -523,6 +545,7 @@ class LogEngine:
             "first_progress_after_load": self._first_progress_after_load,
             "other_phase": list(self._other_phase) if self._other_phase else None,
             "crashed": self._crashed,
+            "held_at": self._held_at,
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
             "finished_at": self._finished_at,
@@ -604,6 +627,7 @@ class LogEngine:
         self._first_progress_after_load = first_after_load
         self._other_phase = other_phase
         self._crashed = bool(state.get("crashed"))
+        self._held_at = _opt_float(state.get("held_at"))
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
         self._finished_at, self._finish = finished_at, finish
@@ -1050,6 +1074,7 @@ class LogEngine:
         )
 
     def _report(self, kind: Observed) -> Finding | None:
+        self._held_at = None
         if self._open_save is not None:  # the attempt died in the middle of a save
             self._interrupted_saves += 1
             self._open_save = None

@@ -54,6 +54,11 @@ class Signal:
         return self.name in _TEARDOWN
 
     @property
+    def lost_peer(self) -> bool:
+        """A connection the other end reset or closed: what a peer's death looks like."""
+        return self.category is NETWORK and self.detail == "peer"
+
+    @property
     def cause_elsewhere(self) -> bool:
         """A death whose cause, if the log has it, is another line: a teardown, or a process
         another one reports dead without saying why (Ray's raylet)."""
@@ -339,7 +344,7 @@ _CUDA_DEVICE_CODES = frozenset(
 _CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716})
 _CUDA_RUNTIME_CODE = re.compile(
     r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): |[Cc]uda failure (\d+)"
-    r"|cudaSuccess \((\d+) vs\. 0\)|cudaError_t (\d+) :"
+    r"|cudaSuccess \((\d+) vs\. 0\)|cudaError_t (\d+) :|CUDA error (?:code )?([1-9]\d*)\b"
 )
 _CUDA = re.compile(
     r"CUDA error: (?P<msg>[^.\n]*?)(?:\.|$|\s*\(|\s*CUDA kernel|\s*Search for|\s*Compile with)"
@@ -350,6 +355,8 @@ _CUDA = re.compile(
     r"|== cudaSuccess \(\d+ vs\. 0\)\s*(?P<glog>[^\n]*)"
     # Kaldi's CU_SAFE_CALL: 'cudaError_t 4 : "unspecified launch failure" returned from ...'
     r'|cudaError_t \d+ : "(?P<kaldi>[^"]*)"'
+    # the number first, then its text: Marian's "CUDA error 999 'unknown error' - file:54: ..."
+    r"|CUDA error (?:code )?[1-9]\d*(?::\s*['\"]?|\s+['\"])(?P<numbered>[^'\"\n]*)"
 )
 # CUDA error texts: (needle, name, category, immediate)
 _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
@@ -429,7 +436,7 @@ def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         return None
     msg = (
         m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or m["glog"] or m["kaldi"]
-        or ""
+        or m["numbered"] or ""
     )  # fmt: skip
     nodes = names.find(text)
     code_m = _CUDA_RUNTIME_CODE.search(text)
@@ -516,6 +523,9 @@ _RENDEZVOUS = re.compile(
 )
 # gloo/c10d: the peer went away. Its own log has the cause.
 _PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
+# A transport error that says only that the other end closed: its process may have died (its
+# own line says why), or the link failed.
+_PEER_LOSS = re.compile(r"Connection reset|Broken pipe", re.IGNORECASE)
 
 
 def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
@@ -564,8 +574,10 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                           or "libfabric" in text or "UCX" in text
                           or "remNode" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
+        lost = "peer" if _PEER_LOSS.search(m.group(0)) else ""
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
-                      False, nodes, rank, True, victim=victim, fatal=False)  # fmt: skip
+                      False, nodes, rank, True, victim=victim, detail=lost,
+                      fatal=False)  # fmt: skip
     m = _PEER_GONE.search(text)
     if m is not None:
         return Signal("peer_gone", NETWORK, f"a peer went away: {m.group(0)}", line, False,
@@ -634,6 +646,9 @@ _SEGV = re.compile(
 # NodeDiedError, a raylet marked dead): the node, whatever the actor was doing.
 _NODE_DIED = re.compile(
     r"because its node has died|NodeDiedError|[Nn]ode \S+ (?:has been |was )?marked (?:as )?dead"
+    # "The node with node id: 8f20... and ip: 10.1.0.3 has been marked dead because the detector
+    # has missed too many heartbeats from it"
+    r"|[Nn]ode with node id\b.{0,200}? (?:has been |was )marked (?:as )?dead"
 )
 # An uncaught C++ exception: std::terminate, then abort(). Its `what():` line (read on its own)
 # carries the message that says what failed.

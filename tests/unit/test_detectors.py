@@ -257,6 +257,11 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("train_bash.py: error: argument --fp16: Truthy value expected: got s but expected one of yes/no", "bad_arguments", "APPLICATION", False, (), False, False, False, False),
     ("train.py: error: unrecognized arguments: --lr0.1", "bad_arguments", "APPLICATION", False, (), False, False, False, False),
     ("User defined signal 2", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    # round 11 (heldout10's misses as classes): a CUDA error printed number first (Marian's
+    # CUDA_CHECK), Ray's GCS marking a node dead by its missed heartbeats
+    ("[2025-01-21 16:30:37] Error: CUDA error 999 'unknown error' - src/tensors/gpu/algorithm.cu:54: cudaStreamSynchronize(0)", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("Error: CUDA error 2 'out of memory' - src/tensors/gpu/device.cu:32: cudaMalloc(&data_, size)", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
+    ("WARNING worker.py:1462 -- The node with node id: 8f205b12643d25d8c1ce and ip: 10.128.0.103 has been marked dead because the detector has missed too many heartbeats from it.", "node_died", "NODE", False, (), True, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
@@ -363,6 +368,9 @@ HEALTHY = [
     # round 10's: argparse's usage line, a setting that names a signal
     "usage: train.py [-h] [--fp16 FP16] [--lr LR]",
     "#SBATCH --signal=USR2@120  (User defined signal 2 before the limit)",
+    # round 11's: a CUDA error count in a metric, a node Ray added
+    "[2025-01-21 16:30:34] Ep. 1 : Up. 51000 : CUDA error 0 retries : Cost 1.41794586",
+    "INFO -- The node with node id: 8f205b12643d25d8c1ce and ip: 10.128.0.103 has been added",
 ]
 
 

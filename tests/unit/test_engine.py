@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import re
 import time
 
@@ -299,8 +300,6 @@ def test_state_survives_export_and_restore() -> None:
     feed(e, [progress(i, ms=2000.0) for i in range(1, 6)], at=0.0)
     assert feed(e, ["3: torch.OutOfMemoryError: CUDA out of memory."], at=10.0) == []
     state = e.export_state()
-    import json
-
     resumed = engine(crash_confirm_s="30")
     assert resumed.restore_state(json.loads(json.dumps(state)))
     assert resumed.phase == "training" and resumed.iteration == 5
@@ -687,6 +686,57 @@ def test_an_abort_does_not_make_a_later_network_error_its_victim() -> None:
     feed(segv, ["[0]<stderr>:Segmentation fault (core dumped)", lines[4]], at=0.0)
     cause = segv.attribution()
     assert cause is not None and cause.category == "UNKNOWN"
+
+
+def test_a_connection_reset_printed_before_the_peers_death_is_still_its_victim() -> None:
+    """Ranks' output interleaves (horovodrun, mpirun --tag-output): rank 2's gloo reset is
+    printed before rank 1's segfault, which reset it. A reset with no death anywhere stays the
+    network's, and so does a transport error that is no reset."""
+    reset = (
+        "[2]<stderr>:[2021-04-12 04:03:43.746989: E horovod/common/operations.cc:548] Horovod"
+        " background loop uncaught exception: [gloo/transport/tcp/pair.cc:575] Read error"
+        " [10.244.0.72]:51023: Connection reset by peer"
+    )
+    segv = "[1]<stderr>:Segmentation fault (core dumped)"
+    e = engine()
+    feed(e, [reset, segv], at=0.0)
+    cause = e.attribution()
+    assert cause is not None and cause.category == "UNKNOWN" and cause.root is not None
+    assert cause.root.name == "segfault"
+    alone = engine()
+    feed(alone, [reset], at=0.0)
+    cause = alone.attribution()
+    assert cause is not None and cause.category == "NETWORK"
+    ib = engine()
+    feed(ib, ["node3:12:34 [0] NCCL WARN NET/IB : Got completion from peer 10.0.0.2 with error 12",
+              segv], at=0.0)  # fmt: skip
+    cause = ib.attribution()
+    assert cause is not None and cause.category == "NETWORK"
+
+
+def test_a_victims_report_waits_for_the_lines_that_came_with_it() -> None:
+    """srun reports the task's exit before slurmstepd's own error says why (execve of a file
+    that is no program: the job script's mistake). The victim's report waits until time moves
+    on (the next poll or stamped line), then names the cause that came with it."""
+    exited = "srun: error: gpuc01: task 0: Exited with exit code 8"
+    why = "slurmstepd: error: execve(): /u/alice/env4/bin/activate: Exec format error"
+    e = engine()
+    assert feed(e, [exited, why], at=5.0) == []
+    found = e.silence(0.5, 5.5)
+    assert found is not None and found.kind is Observed.CRASH
+    assert found.category == "APPLICATION" and found.requeue_warranted is False
+    # alone, it is reported one poll later, its cause unknown; restored, the hold goes on
+    alone = engine()
+    assert feed(alone, [exited], at=5.0) == []
+    resumed = engine()
+    assert resumed.restore_state(json.loads(json.dumps(alone.export_state())))
+    found = resumed.feed("slurmstepd: error: *** STEP 12.0 ON gpuc01 CANCELLED AT x ***", 6.0)
+    assert found is not None and found.kind is Observed.CRASH and found.category == "UNKNOWN"
+    # a cause already seen: no wait
+    known = engine()
+    feed(known, ["0: Traceback (most recent call last):", "0: KeyError: 'lr'"], at=5.0)
+    found = known.feed(exited, 5.0)
+    assert found is not None and found.category == "APPLICATION"
 
 
 def test_a_checkpoint_write_that_failed_is_a_failure_not_a_save() -> None:

@@ -41,6 +41,10 @@ def ts(*args: int, tz: timezone = UTC) -> float:
         ("2024-07-30 14:21:44 x", None, None, "2024-07-30 14:21:44 x"),
         ("12:text", None, None, "12:text"),  # a label is always followed by a space
         ("[rankX]: y", None, None, "[rankX]: y"),
+        # horovodrun's and `mpirun --tag-output`'s tags: the rank (after the job id)
+        ("[0]<stderr>:RuntimeError: x", 0, None, "RuntimeError: x"),
+        ("[1,3]<stdout>:Killed", 3, None, "Killed"),
+        ("[2]<stdout>x", None, None, "[2]<stdout>x"),
     ],
 )
 def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) -> None:

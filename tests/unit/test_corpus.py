@@ -159,6 +159,16 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
 
 
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout11/ as measured once before round 11's rules and once after them (the same): a
+    later change that loses ground on the held-out set fails here, without listing any miss."""
+    m = metrics(score_split("heldout11"))
+    assert m.anomaly.hits >= 32, m.anomaly  # of 40: 0.80
+    assert m.attribution.hits >= 15, m.attribution  # of 22: 0.68
+    assert m.requeue.hits >= 22, m.requeue  # of 31: 0.71
+    assert m.false_alarms <= 1  # of 9
+
+
 @pytest.mark.parametrize("split", SPLITS)
 def test_every_anomaly_has_a_verdict_and_an_attribution(split: str) -> None:
     """`check-log --json` never answers `requeue: null` or `attribution: null` for an anomaly."""

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout10/) and a held-out set
-(heldout11/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout11/) and a held-out set
+(heldout12/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -140,6 +140,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout8": (45, 29, 34, 0),  # 0.83/0.75/0.91, 3 of 14
     "heldout9": (44, 28, 30, 1),  # 0.87/0.80/0.87, 2 of 16; the alarm: MLPerf's RESULT date
     "heldout10": (40, 23, 29, 0),  # 0.93/0.72/0.83, 0 of 11
+    "heldout11": (32, 15, 22, 1),  # 0.80/0.68/0.71, 1 of 9
 }
 
 
@@ -157,16 +158,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout11/ as measured once before round 11's rules and once after them (the same): a
-    later change that loses ground on the held-out set fails here, without listing any miss."""
-    m = metrics(score_split("heldout11"))
-    assert m.anomaly.hits >= 32, m.anomaly  # of 40: 0.80
-    assert m.attribution.hits >= 15, m.attribution  # of 22: 0.68
-    assert m.requeue.hits >= 22, m.requeue  # of 31: 0.71
-    assert m.false_alarms <= 1  # of 9
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -195,18 +186,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout10/ became tuning data when heldout11/ began to be drawn; it is no longer refused."""
+    """heldout11/ became tuning data when heldout12/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout9", "heldout10"} <= set(TUNING) and not {"heldout9", "heldout10"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout11",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout10", "heldout11"} <= set(TUNING)
+    assert not {"heldout10", "heldout11"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

@@ -30,6 +30,7 @@ p.add_argument("--pg-timeout", type=float, default=0)
 p.add_argument("--skip-nonfinite", action="store_true", help="skip optimizer step on non-finite grad norm")
 p.add_argument("--fail-on-nan", action="store_true")
 p.add_argument("--optim", choices=["adamw", "sgd"], default="adamw")
+p.add_argument("--compile-fallback", action="store_true", help="torch._dynamo.config.suppress_errors: fall back to eager on compile errors")
 p.add_argument("--eval-freq", type=int, default=0)
 p.add_argument("--sequential", action="store_true", help="read --data sequentially, one contiguous shard per rank")
 p.add_argument("--index-file", default="", help="per-rank sample index (.npy) loaded before training; {rank} is substituted")
@@ -123,6 +124,9 @@ else:
     model = DDP(model)
     logger.info("Applied DDP to the model")
 if args.compile:
+    if args.compile_fallback:
+        import torch._dynamo
+        torch._dynamo.config.suppress_errors = True
     model = torch.compile(model)
     logger.info("Compiling the model with torch.compile")
 

@@ -31,6 +31,7 @@ p.add_argument("--skip-nonfinite", action="store_true", help="skip optimizer ste
 p.add_argument("--fail-on-nan", action="store_true")
 p.add_argument("--optim", choices=["adamw", "sgd"], default="adamw")
 p.add_argument("--compile-fallback", action="store_true", help="torch._dynamo.config.suppress_errors: fall back to eager on compile errors")
+p.add_argument("--keep-outputs", action="store_true", help="keep every step's logits for an end-of-run calibration report")
 p.add_argument("--eval-freq", type=int, default=0)
 p.add_argument("--sequential", action="store_true", help="read --data sequentially, one contiguous shard per rank")
 p.add_argument("--index-file", default="", help="per-rank sample index (.npy) loaded before training; {rank} is substituted")
@@ -185,7 +186,7 @@ logger.info(f"Training starts at step {step + 1}, with local batch size {args.ba
             f"{args.batch * world}, sequence length {args.seq}, total steps {args.steps} "
             f"(warmup {args.warmup})")
 it = iter(loader)
-ntok = 0; t_last = time.perf_counter(); losses = []
+ntok = 0; t_last = time.perf_counter(); losses = []; outputs_history = []
 while step < args.steps:
     step += 1
     x, y = next(it)
@@ -203,6 +204,8 @@ while step < args.steps:
         opt.step(); opt.zero_grad(set_to_none=True)
     sched.step()
     losses.append(loss.detach())
+    if args.keep_outputs:
+        outputs_history.append(logits)
     if step == 1 or step % args.log_freq == 0:
         lt = torch.stack(losses).mean(); lmax = torch.stack(losses).max()
         red = torch.stack([lt, -lmax]).clone()

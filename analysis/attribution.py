@@ -85,7 +85,7 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     died = any(_a_death(signal) for signal in signals)
     crashed = False
     for signal in signals:
-        victim = crashed or (died and signal.lost_peer)
+        victim = crashed or (died and signal.peer_lost)
         if victim and signal.category is NETWORK and not signal.victim:
             signal = replace(signal, victim=True)
         out.append(signal)

@@ -33,7 +33,7 @@ from analysis.signals import (
     detect_crash,
     exception_signal,
 )
-from analysis.throughput import throughput_readings
+from analysis.throughput import bar_clock, throughput_readings
 
 __all__ = [
     "APPLICATION",
@@ -123,6 +123,8 @@ _TOKENS = (
     "roken pipe",
     "redential",
     "ignal 15",
+    "ignal: 15",  # torch elastic's "SignalException: Process 7 got signal: 15"
+    "death signal",  # its agent's "Received 15 death signal, shutting down workers"
     "dumped",
     "xitcode",
     "MPI_ABORT",
@@ -247,6 +249,7 @@ class Progress(NamedTuple):
     nan_iterations: int | None = None
     # Throughput readings as (metric, rate), higher is better (times are inverted).
     rates: tuple[tuple[str, float], ...] = ()
+    bar: tuple[int, float] | None = None  # a tqdm bar's (count, seconds elapsed)
 
 
 def _field(text: str, key: str, pattern: re.Pattern[str], tries: int = 3) -> str | None:
@@ -332,6 +335,7 @@ def parse_progress(text: str) -> Progress | None:
         _float(elapsed) if elapsed is not None else None,
         _count(nans),
         rates,
+        bar_clock(last) if "/s" in last or "s/it" in last else None,
     )
 
 

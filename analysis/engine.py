@@ -82,7 +82,7 @@ from analysis.lines import parse_timestamp, split_prefix
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
 from analysis.restarter import mentions_in_job_restarter
 from analysis.signals import quiet_nccl_info
-from analysis.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
+from analysis.throughput import BarRate, ThroughputMonitor, ThroughputSettings, parse_nvrx
 from models.categories import Category
 from models.recovery import Observed
 
@@ -197,6 +197,7 @@ class LogEngine:
         # it/s, MFU, time per step): a drop in any of them is a straggler.
         self._monitors: dict[str, ThroughputMonitor] = {}
         self._rated: dict[str, int] = {}  # metric -> the step whose reading was taken last
+        self._bars: dict[int | None, BarRate] = {}  # rank -> its tqdm bar's speed
         self._rate_lines: deque[str] = deque(maxlen=4)
         self._telemetry_error: tuple[str, str] | None = None
         self.last_attribution: Attribution | None = None
@@ -928,8 +929,27 @@ class LogEngine:
         return tuple(found)
 
     def _take_rates(self, progress: Progress, line: str) -> None:
-        """Each throughput reading once per step and metric (ranks repeat the same report)."""
+        """Each throughput reading once per step and metric (ranks repeat the same report).
+
+        A tqdm bar's rate ("it/s") is read without the steps a resumed run's bar starts with
+        (`BarRate`, per rank: ranks draw their own bars); once a bar is found to count them, the
+        readings taken from it so far are no baseline.
+        """
         for metric, rate in progress.rates:
+            if progress.bar is not None and metric == "its":
+                rank = split_prefix(line)[0]
+                bar = self._bars.get(rank)
+                if bar is None:
+                    if len(self._bars) >= 64:
+                        continue
+                    bar = self._bars[rank] = BarRate()
+                had_offset = bar.offset
+                own = bar.reading(*progress.bar, rate)
+                if bar.offset and not had_offset and metric in self._monitors:
+                    self._monitors[metric] = ThroughputMonitor(self._throughput_settings)
+                if own is None:
+                    continue
+                rate = own
             if progress.iteration is not None:
                 if self._rated.get(metric) == progress.iteration:
                     continue

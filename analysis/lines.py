@@ -34,6 +34,10 @@ _SYSLOG = re.compile(
     # lines have none, and the current year is assumed
     r"(?: [A-Z]{2,5})?(?: (\d{4})\b)?"
 )
+# glog's prefix, which C++ code logs with (PyTorch's c10: torchrun's and ProcessGroupNCCL's lines;
+# TensorFlow, MXNet, PaddlePaddle, Caffe): "W1123 20:48:03.076000 16236 api.py:753] ...", the
+# month and day without a year.
+_GLOG = re.compile(r"\b[IWEF](\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\b")
 _MONTHS = {
     m: i
     for i, m in enumerate(
@@ -97,11 +101,15 @@ def _leads(text: str, start: int) -> bool:
     return start == 0 or _WORD.search(_TAGS.sub(" ", text[:start])) is None
 
 
-def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> float | None:
+def parse_timestamp(
+    text: str, *, tz: tzinfo = UTC, year: int | None = None, near: float | None = None
+) -> float | None:
     """Epoch seconds of the timestamp that heads `text` (after tags), or None.
 
-    Naive times are read in `tz` (the cluster's log time zone). Syslog-style times carry no
-    year: `year` is used, or the current year in `tz`.
+    Naive times are read in `tz` (the cluster's log time zone). Syslog-style and glog times
+    carry no year: `year` is used, else the year of `near` (the log's latest stamp, so that a
+    2024 log's year-less lines stay in 2024), else, for syslog's, the current year in `tz`
+    (a glog time without `year` or `near` is not read).
     """
     m = _ISO.search(text, 0, _TS_WINDOW)
     if m is not None and not _leads(text, m.start()):
@@ -123,13 +131,31 @@ def parse_timestamp(text: str, *, tz: tzinfo = UTC, year: int | None = None) -> 
         if stated is not None and 1970 <= int(stated) <= 2100:
             year = int(stated)
         elif year is None:
-            year = datetime.fromtimestamp(time.time(), tz).year
+            year = _year_near(near, tz)
         try:
             dt = datetime(year, _MONTHS[mon], int(d), int(h), int(mi), int(s), tzinfo=tz)
         except ValueError:
             return None
         return dt.timestamp()
+    # glog's lines name their source file ("file.cc:753] "). Their time counts only in a log
+    # whose stamps with a year came first: a year guessed from today would put a 2025 log's
+    # torchrun header ahead of all its later lines.
+    if (year is not None or near) and "] " in text:
+        m = _GLOG.search(text, 0, _TS_WINDOW)
+        if m is not None and _leads(text, m.start()):
+            mo, d, h, mi, s, frac = m.groups()
+            if year is None:
+                year = _year_near(near, tz)
+            try:
+                dt = datetime(year, int(mo), int(d), int(h), int(mi), int(s), tzinfo=tz)
+            except ValueError:
+                return None
+            return dt.timestamp() + (int(frac) / 10 ** len(frac) if frac else 0.0)
     return None
+
+
+def _year_near(near: float | None, tz: tzinfo) -> int:
+    return datetime.fromtimestamp(near if near else time.time(), tz).year
 
 
 def _iso_epoch(m: re.Match[str], tz: tzinfo) -> float | None:

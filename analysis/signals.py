@@ -42,6 +42,7 @@ class Signal:
     detail: str = ""  # exception type, Xid code, exit code, ...
     hang: bool = False  # a collective or a rendezvous never completed: the job hangs
     fatal: bool = True  # False: a warning that may precede a crash or a hang, or nothing
+    peer_lost: bool = False  # a connection the other end reset or closed (its death, maybe)
 
     @property
     def requeue_helps(self) -> bool:
@@ -52,11 +53,6 @@ class Signal:
         """Only the way a process ends (abort(), an uncaught C++ exception): the cause is on
         another line, before or after it; NCCL's watchdog, for one, takes its process down so."""
         return self.name in _TEARDOWN
-
-    @property
-    def lost_peer(self) -> bool:
-        """A connection the other end reset or closed: what a peer's death looks like."""
-        return self.category is NETWORK and self.detail == "peer"
 
     @property
     def cause_elsewhere(self) -> bool:
@@ -141,7 +137,9 @@ _PBS_SIGTERM = re.compile(r"Exit[_ ]Status:?\s*=?\s*271\b|Linux Signal 15 SIGTER
 _PREEMPTION = re.compile(
     r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))(?!,? or crashed)"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
-    r"|Received (?:Signals\.)?SIGTERM death signal|\breceived (?:signal )?SIGTERM\b"
+    # torch elastic's agent: "Received 15 death signal, shutting down workers" (older releases
+    # name it "Signals.SIGTERM"), then its "SignalException: Process 7 got signal: 15"
+    r"|Received (?:Signals\.)?(?:SIGTERM|15) death signal|\breceived (?:signal )?SIGTERM\b"
     r"|Received signal 15\b|\bgot signal: 15\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
     # the shell's word for a process killed by SIGUSR1/2: what LSF sends at its run limit and
@@ -219,6 +217,8 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
         or "erminat" in text
         or "SIG" in text
         or "ignal 15" in text
+        or "ignal: 15" in text
+        or "death signal" in text
         or "efined signal" in text
     ):
         m = _PREEMPTION.search(text)
@@ -482,6 +482,8 @@ _TRANSPORT = re.compile(
     # NCCL's socket transport ("Net : Connect to 10.0.0.2<52061> failed : No route to host") and
     # its topology search across the node's links ("Failed to find reverse path from remNode")
     r"|Connect to \S+ failed|Failed to find reverse path"
+    # gloo forming its TCP mesh between the ranks' hosts
+    r"|connectFullMesh failed"
     r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)",
     re.IGNORECASE,
 )
@@ -574,10 +576,9 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                           or "libfabric" in text or "UCX" in text
                           or "remNode" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
-        lost = "peer" if _PEER_LOSS.search(m.group(0)) else ""
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
-                      False, nodes, rank, True, victim=victim, detail=lost,
-                      fatal=False)  # fmt: skip
+                      False, nodes, rank, True, victim=victim, fatal=False,
+                      peer_lost=_PEER_LOSS.search(m.group(0)) is not None)  # fmt: skip
     m = _PEER_GONE.search(text)
     if m is not None:
         return Signal("peer_gone", NETWORK, f"a peer went away: {m.group(0)}", line, False,
@@ -848,7 +849,12 @@ _STORAGE = re.compile(
     r"|(?P<erofs>Read-only file system|\[Errno 30\])"
     r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
-    r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading)"
+    r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading"
+    # torch.save's zip writer when the file system takes fewer bytes than it wrote (a full
+    # disk: "unexpected pos 1088 vs 1024", the C++ stream's "basic_ios::clear: iostream error")
+    # and a write that came up short ("wrote 39776036 blocks instead of 41251350")
+    r"|unexpected pos \d+ vs \d+|basic_ios::clear: iostream error"
+    r"|wrote \d+ \w+ instead of \d+|short write)"
     r"|(?P<fs>LustreError|Lustre: .*(?:evicted|Connection to \S+ .*was lost)|beegfs.*(?:error|fail)"
     r"|HDF5-DIAG: Error|H5[A-Z]\w*\(\).*(?:failed|unable)|nfs: server \S+ not"
     r" responding|Transport endpoint is not connected|\bmmfs\w*: .*error|GPFS.*(?:error|fail)"
@@ -977,11 +983,34 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         if m is not None:
             return Signal("bad_arguments", APPLICATION, f"command line refused: {text[:150]}",
                           line, False, names.find(text), rank)  # fmt: skip
+    if "] " in text and ("F" in text[:2] or ": F " in text):
+        m = _FATAL_LOG.search(text)
+        if m is not None:
+            return _fatal_log(m["msg"] or m["tfmsg"] or "", line, rank, names)
     if text.startswith("Exception in main"):
         m = _CHAINER_LOOP.match(text)
         if m is not None:
             return exception_signal("Exception", m["msg"], line, rank, names)
     return bare_exception(text, line, rank, names)
+
+
+# A FATAL line of glog or TensorFlow's logger ("F1123 20:48:03.076 77 file.cc:86] Check failed:
+# x", "2022-08-19 19:12:17.857: F tensorflow/.../file.cc:86] Check failed: x"): the process aborts
+# right after writing it.
+_FATAL_LOG = re.compile(
+    r"^\[?F\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)? +\d+ \S+:\d+\] (?P<msg>.*)"
+    r"|: F \S+:\d+\] (?P<tfmsg>.*)"
+)
+
+
+def _fatal_log(message: str, line: str, rank: int | None, names: NodeNames) -> Signal:
+    """What the message names (a CUDA error, a full disk), else a broken invariant of the
+    program (a `Check failed`, a limit exceeded): the program's, like an assertion."""
+    inner = _detect(message, line, rank, names) if message else None
+    summary = f"fatal error: {message[:150]}"
+    if inner is not None and inner.category is not APPLICATION:
+        return replace(inner, summary=summary, fatal=True)
+    return Signal("fatal_log", APPLICATION, summary, line, False, names.find(line), rank)
 
 
 # A framework's own verdict that training diverged (detectron2's FloatingPointError, Lightning's
@@ -1116,7 +1145,8 @@ def exception_signal(
                       detail=exc_type)  # fmt: skip
     if short in _NETWORKISH or _NETWORK_MESSAGE.search(message):
         found = Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
-                       detail=exc_type)  # fmt: skip
+                       detail=exc_type,
+                       peer_lost=_PEER_LOSS.search(message) is not None)  # fmt: skip
         return _outside_service(found) if _HTTP_EXCEPTION.match(exc_type) else found
     if short in ("MemoryError",):
         return Signal("python_exception", NODE, summary, line, False, nodes, rank, True,

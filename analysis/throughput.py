@@ -135,13 +135,16 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("tokens", ("tps", "tok"), re.compile(
         r"\btps\s*[:=]\s*([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"
         r"|tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?\s*[:=]\s*([\d,.]+)"
-        r"|([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b"),
+        r"|(?<![\w.,+-])([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b(?!\s*[:=])"),
      False),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
                  "wps"), re.compile(
         r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)|samples?[/_ ]per[_ ]s(?:ec"
-        r"(?:ond)?)?\s*[:=]\s*([\d.]+)|([\d.]+)\s*samples?/s(?:ec)?\b|samples/s(?:ec)?\s*[:=]\s*"
-        r"([\d.]+)|([\d.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"),
+        r"(?:ond)?)?\s*[:=]\s*([\d.]+)"
+        # a number before the unit is its own, not the end of another value ("lr=5.00e-04
+        # samples/s=1069.6" is no "04 samples/s")
+        r"|(?<![\w.,+-])([\d,.]+)\s*samples?/s(?:ec)?\b(?!\s*[:=])|samples/s(?:ec)?\s*[:=]\s*"
+        r"([\d.]+)|(?<![\w.,+-])([\d,.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"),
      False),
     ("its", ("it/s",), re.compile(r"([\d.]+)\s*it/s\b"), False),
     ("step_time", ("s/it",), re.compile(r"([\d.]+)\s*s/it\b"), True),
@@ -184,6 +187,60 @@ def throughput_readings(
         if value > 0:
             found[metric] = 1.0 / value if is_time else value
     return tuple(found.items())
+
+
+# --- a progress bar's own clock ------------------------------------------------------------
+
+# tqdm's count and elapsed time: "| 225/? [00:02<00:00, 95.21it/s]", "160/782 [01:02:11<...".
+_BAR_CLOCK = re.compile(
+    r"(?P<n>\d+)/(?:\d+|\?) \[(?:(?P<h>\d+):)?(?P<m>\d{1,2}):(?P<s>\d{2})[<,\]]"
+)
+
+
+def bar_clock(text: str) -> tuple[int, float] | None:
+    """(count, seconds elapsed) of the tqdm bar on `text`, or None."""
+    m = _BAR_CLOCK.search(text)
+    if m is None:
+        return None
+    hours = int(m["h"]) if m["h"] else 0
+    return int(m["n"]), hours * 3600.0 + int(m["m"]) * 60.0 + int(m["s"])
+
+
+@dataclass
+class BarRate:
+    """A tqdm bar's rate, without the steps it started with.
+
+    The rate Lightning's bars print (tqdm `smoothing=0`) is the bar's count over its elapsed
+    time. A resumed run's bar starts at the restored step, so that rate falls for the whole run
+    while the speed does not change (225 steps "done" in 2 s, then 10 steps a second: 95, 49,
+    38 ... 15 it/s). When a bar's first `window_s` show its count growing at less than half the
+    rate it prints, its readings are its count's growth over each later `window_s` instead.
+    """
+
+    window_s: float = 10.0
+    _mark: tuple[int, float] | None = None  # (count, elapsed) where the current window began
+    _last: tuple[int, float] | None = None
+    checked: bool = False  # the bar's first window has been compared with its printed rate
+    offset: bool = False  # its printed rate counts steps it did not do
+
+    def reading(self, count: int, elapsed: float, printed: float) -> float | None:
+        """The rate to take for this redraw (None: none yet)."""
+        last = self._last
+        if last is None or count < last[0] or elapsed < last[1]:  # a new bar (an epoch's)
+            self._mark, self.checked, self.offset = (count, elapsed), False, False
+        self._last = (count, elapsed)
+        mark = self._mark
+        assert mark is not None
+        span = elapsed - mark[1]
+        if span < self.window_s:
+            return None if self.offset else printed
+        own = (count - mark[0]) / span
+        self._mark = (count, elapsed)
+        if not self.checked:
+            self.checked, self.offset = True, own < 0.5 * printed
+        if not self.offset:
+            return printed
+        return own if own > 0 else None
 
 
 # --- NVRx straggler reports ------------------------------------------------------------------

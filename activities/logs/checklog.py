@@ -464,8 +464,8 @@ class _Replay:
         else None."""
         if self.at is None or self.leading or self.cut or not self.engine.has_progress:
             return None  # before training reports progress, every silence shapes the next
-        first = parse_timestamp(split_prefix(run[: run.find("\n")])[2])
-        last = parse_timestamp(split_prefix(run[run.rfind("\n") + 1 :])[2])
+        first = parse_timestamp(split_prefix(run[: run.find("\n")])[2], near=self.at)
+        last = parse_timestamp(split_prefix(run[run.rfind("\n") + 1 :])[2], near=self.at)
         if first is None or last is None or not self.at <= first <= last:
             return None
         # Every gap inside is at most the run's span: shorter than any hang allowance.
@@ -502,7 +502,7 @@ class _Replay:
             if j > i:
                 # The time the engine would have had: the line before's, if it has one.
                 before = parse_timestamp(
-                    split_prefix(run[run.rfind("\n", 0, at - 1) + 1 : at - 1])[2]
+                    split_prefix(run[run.rfind("\n", 0, at - 1) + 1 : at - 1])[2], near=self.at
                 )
                 if before is not None and before >= (self.at or 0.0):
                     self.at, self.last_stamped = before, self.report.lines
@@ -521,7 +521,7 @@ class _Replay:
             sampled += 1
             if text.strip():
                 nonempty += 1
-                stamped += parse_timestamp(text) is not None
+                stamped += parse_timestamp(text, near=self.at) is not None
                 ranked += rank is not None
             end = _nth_newline(run, pos, _SAMPLE, self.avg)  # the end of the _SAMPLEth line
             if end < 0 or end + 1 >= stop:
@@ -547,7 +547,7 @@ class _Replay:
             r.ranked += rank is not None
             if is_elision(text):
                 self.cut = True
-        stamp = parse_timestamp(text)
+        stamp = parse_timestamp(text, near=self.at)
         if stamp is not None:
             r.timestamped += 1
             self._advance(stamp, text)

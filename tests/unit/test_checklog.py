@@ -321,6 +321,35 @@ def test_progress_without_timestamps_between_two_stamped_lines_is_no_silence(
     assert check_log(write(tmp_path / "quiet", [start, end])).to_json()["anomaly"] == "HANG"
 
 
+def test_a_glog_line_after_a_silence_is_read_at_its_time(tmp_path: Path) -> None:
+    """torchrun's glog lines ("W1123 20:48:03.076 ...] Received 15 death signal") have a time
+    without a year: in a log whose lines carry years, it is read in that year, so the three
+    minutes training sat silent before the signal are a hang."""
+    steps = [
+        f"[2026-11-23 20:44:{50 + i:02d},000][INFO][rank0] step {20 * i}/3000 | loss 1.2 |"
+        " 80.6 ms/step | 12700 tok/s"
+        for i in range(1, 9)
+    ]
+    signal = (
+        "W1123 20:48:03.076000 16236 torch/distributed/elastic/agent/server/api.py:753]"
+        " Received 15 death signal, shutting down workers"
+    )
+    report = check_log(write(tmp_path, [*steps, signal])).to_json()
+    assert report["anomaly"] == "HANG"
+    # A 2025 run headed by torchrun's glog lines (no year known yet: not read; read in the
+    # current year they would stand ten minutes before its last line, a false silence)
+    head = "W1123 20:40:00.000000 16236 torch/distributed/run.py:874] Setting OMP_NUM_THREADS"
+    run = [
+        f"[2025-11-23 20:{40 + i // 2:02d}:{30 * (i % 2):02d},000][INFO][rank0] step {20 * i}/3000"
+        " | loss 1.2 | 80.6 ms/step | 12700 tok/s"
+        for i in range(1, 20)
+    ]
+    tail = "W1123 20:50:00.000000 16236 ProcessGroupNCCL.cpp:1524] destroy_process_group()"
+    (tmp_path / "2025").mkdir()
+    report = check_log(write(tmp_path / "2025", [head, *run, tail])).to_json()
+    assert report["anomaly"] == "NONE"
+
+
 def test_the_verdict_is_todays_policy_a_failure_after_the_last_iteration_is_not_requeued(
     tmp_path: Path,
 ) -> None:

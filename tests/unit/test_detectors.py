@@ -262,6 +262,17 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("[2025-01-21 16:30:37] Error: CUDA error 999 'unknown error' - src/tensors/gpu/algorithm.cu:54: cudaStreamSynchronize(0)", "cuda_device_error", "GPU", True, (), True, False, False, False),
     ("Error: CUDA error 2 'out of memory' - src/tensors/gpu/device.cu:32: cudaMalloc(&data_, size)", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
     ("WARNING worker.py:1462 -- The node with node id: 8f205b12643d25d8c1ce and ip: 10.128.0.103 has been marked dead because the detector has missed too many heartbeats from it.", "node_died", "NODE", False, (), True, False, False, False),
+    # round 12 (heldout11's misses as classes): torch elastic's agent stopped by SIGTERM (its
+    # own words, and its exception); gloo forming its mesh; torch.save's zip writer on a full
+    # disk; a short write; a FATAL line of glog or TensorFlow's logger
+    ("W1123 20:48:03.076000 16236 torch/distributed/elastic/agent/server/api.py:753] Received 15 death signal, shutting down workers", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    ("torch.distributed.elastic.multiprocessing.api.SignalException: Process 16236 got signal: 15", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    ("[E314 16:42:10.528865173 ProcessGroupGloo.cpp:143] Gloo connectFullMesh failed with [../third_party/gloo/gloo/transport/tcp/pair.cc:144] no error", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("RuntimeError: [enforce fail at inline_container.cc:626] . unexpected pos 1088 vs 1024", "storage_write", "STORAGE", False, (), True, False, False, False),
+    ("RuntimeError: basic_ios::clear: iostream error", "storage_write", "STORAGE", False, (), True, False, False, False),
+    ("luajit: torch/File.lua:210: write error: wrote 39776036 blocks instead of 41251350 at THDiskFile.c:340", "storage_write", "STORAGE", False, (), True, False, False, False),
+    ("2022-08-19 19:12:17.857731: F tensorflow/core/tpu/kernels/tpu_program_group.cc:86] Check failed: xla_tpu_programs.size() > 0 (0 vs. 0)", "fatal_log", "APPLICATION", False, (), False, False, False, False),
+    ("F1123 20:48:03.076000 16236 reducer.cpp:12] Check failed: bucket.pending == 0", "fatal_log", "APPLICATION", False, (), False, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
@@ -368,6 +379,10 @@ HEALTHY = [
     # round 10's: argparse's usage line, a setting that names a signal
     "usage: train.py [-h] [--fp16 FP16] [--lr LR]",
     "#SBATCH --signal=USR2@120  (User defined signal 2 before the limit)",
+    # round 12's: glog's other levels, a check that passed, a signal a launcher forwards
+    "I1123 20:48:03.076000 16236 reducer.cpp:12] Check passed for bucket 3",
+    "W1123 20:48:03.076000 16236 api.py:1028] Sending process 16240 closing signal SIGTERM",
+    "2022-08-19 19:12:17.857731: I tensorflow/core/tpu/tpu_initializer.cc:86] TPU initialized",
     # round 11's: a CUDA error count in a metric, a node Ray added
     "[2025-01-21 16:30:34] Ep. 1 : Up. 51000 : CUDA error 0 retries : Cost 1.41794586",
     "INFO -- The node with node id: 8f205b12643d25d8c1ce and ip: 10.128.0.103 has been added",

@@ -712,6 +712,19 @@ def test_a_connection_reset_printed_before_the_peers_death_is_still_its_victim()
               segv], at=0.0)  # fmt: skip
     cause = ib.attribution()
     assert cause is not None and cause.category == "NETWORK"
+    # the same reset as the exception a rank's traceback ends on, before torch elastic reports
+    # the peer it lost was SIGKILLed
+    raised = engine()
+    feed(raised, [
+        "[rank0]: Traceback (most recent call last):",
+        '[rank0]:   File "train.py", line 9, in <module>',
+        "[rank0]: RuntimeError: [gloo/transport/tcp/pair.cc:537] Read error [127.0.0.1]:16028:"
+        " Connection reset by peer",
+        "E1123 20:32:14.125000 13097 api.py:1002] failed (exitcode: -9) local_rank: 1 (pid: 13)"
+        " of binary: /venv/bin/python",
+    ], at=0.0)  # fmt: skip
+    cause = raised.attribution()
+    assert cause is not None and cause.category == "UNKNOWN"
 
 
 def test_a_victims_report_waits_for_the_lines_that_came_with_it() -> None:

@@ -69,6 +69,17 @@ def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) 
         ("Fri Oct 23 18:57:36 CDT 2020", ts(2020, 10, 23, 18, 57, 36)),
         ("Thu Aug 29 16:41:02 2019[3]<stderr>:  File x", ts(2019, 8, 29, 16, 41, 2)),
         ("Jul 30 14:21:44 3021 not a year's place", ts(2023, 7, 30, 14, 21, 44)),
+        # glog's prefix (torchrun's, ProcessGroupNCCL's, TensorFlow's C++ lines)
+        (
+            "W1123 20:48:03.076000 16236 torch/distributed/run.py:874] x",
+            ts(2023, 11, 23, 20, 48, 3) + 0.076,
+        ),
+        (
+            "[E0728 14:21:02.400169 1573 ProcessGroupNCCL.cpp:87] x",
+            ts(2023, 7, 28, 14, 21, 2) + 0.400169,
+        ),
+        ("I1123 20:48:03 7 train.py:7] no fraction", ts(2023, 11, 23, 20, 48, 3)),
+        ("W1123 20:48:03.0 16236 api.py:7 no bracket", None),
         ("no timestamp here", None),
         ("2024-13-30 14:21:44 bad month", None),
         ("Feb 30 10:00:00 bad day", None),
@@ -82,6 +93,17 @@ def test_parse_timestamp(text: str, expected: float | None) -> None:
         assert got is None
     else:
         assert got == pytest.approx(expected)
+
+
+def test_a_glog_time_takes_the_logs_year_and_none_is_guessed() -> None:
+    """glog's times have no year: they take the year of the log's latest stamp (`near`), so a
+    2025 log's torchrun lines stay in 2025; with no stamp yet they are not read (a guessed year
+    would put them ahead of every later line)."""
+    line = "W1226 20:36:17.934 138614 ProcessGroupNCCL.cpp:1524] Warning: x"
+    assert parse_timestamp(line, near=ts(2025, 12, 26, 19, 16, 24)) == pytest.approx(
+        ts(2025, 12, 26, 20, 36, 17) + 0.934
+    )
+    assert parse_timestamp(line) is None
 
 
 def test_naive_timestamps_use_the_given_zone() -> None:

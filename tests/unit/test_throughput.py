@@ -8,7 +8,12 @@ import pytest
 
 from analysis.analyzer import AnalyzerContext, Finding
 from analysis.engine import LogEngine
-from analysis.throughput import ThroughputMonitor, ThroughputSettings, parse_nvrx
+from analysis.throughput import (
+    ThroughputMonitor,
+    ThroughputSettings,
+    parse_nvrx,
+    throughput_readings,
+)
 from models.recovery import Observed
 from tests.fakes import engine_settings
 
@@ -166,6 +171,41 @@ def test_other_frameworks_throughput(make: Any, healthy: float, slow: float) -> 
     found = run([*steady, *[make(i, slow) for i in range(21, 40)]])
     assert [f.kind for f in found] == [Observed.STRAGGLER]
     assert "lower" in found[0].summary
+
+
+def lightning_bar(count: int, seconds: int) -> str:
+    """Lightning's bar (tqdm smoothing=0): its rate is its count over its elapsed time."""
+    clock = f"{seconds // 60:02d}:{seconds % 60:02d}"
+    return (
+        f"\rTraining: |          | {count}/? [{clock}<00:00, {count / seconds:.2f}it/s,"
+        " v_num=0, train_loss=0.0363]"
+    )
+
+
+def test_a_resumed_bars_rate_counts_no_restored_step() -> None:
+    """A run resumed at step 225 draws its bar from 225: the printed rate falls from 112 to 15
+    it/s while the job does 10 steps a second throughout. A real slowdown after the resume is
+    still one."""
+    steady = [lightning_bar(225 + 10 * t, 2 + t) for t in range(0, 240, 2)]
+    assert run(steady) == []
+    slowed = steady + [lightning_bar(2625 + 3 * t, 242 + t) for t in range(2, 240, 2)]
+    found = run(slowed)
+    assert [f.kind for f in found] == [Observed.STRAGGLER]
+
+
+@pytest.mark.parametrize(
+    ("line", "reading"),
+    [
+        ("step 10: loss=1.3832 lr=5.00e-04 samples/s=1069.6", ("samples", 1069.6)),
+        ("lr 3e-4 | 1200 tok/s", ("tokens", 1200.0)),
+        ("| 1,200 examples/sec | lr 1e-05", ("samples", 1200.0)),
+    ],
+)
+def test_a_reading_is_its_own_number_not_the_value_before_it(
+    line: str, reading: tuple[str, float]
+) -> None:
+    """ "lr=5.00e-04 samples/s=1069.6" is 1069.6 samples/s, not 4 ("04 samples/s")."""
+    assert throughput_readings(line) == (reading,)
 
 
 def test_an_evaluation_progress_bar_is_neither_progress_nor_throughput() -> None:

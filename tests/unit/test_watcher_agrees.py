@@ -47,13 +47,13 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
     if raw and raw[-1] == "":
         raw.pop()
     texts = [split_prefix(line)[2] for line in raw]
-    stamps: list[float | None] = [parse_timestamp(text) for text in texts]
     out: list[tuple[float, str]] = []
     judge = LogEngine(AnalyzerContext())
     last, origin, cut = 0.0, None, False  # origin: the log time written at START + last
     seen: float | None = None  # the log time of the latest stamped line
     reports = 0  # the judge's progress reports up to it
-    for line, text, stamp in zip(raw, texts, stamps, strict=True):
+    for line, text in zip(raw, texts, strict=True):
+        stamp = parse_timestamp(text, near=seen)  # year-less stamps: the log's year, as check-log
         if text.strip() and is_elision(text):
             cut = True
         if stamp is not None:

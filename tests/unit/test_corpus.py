@@ -130,7 +130,7 @@ def test_tuning_set() -> None:
 # studied): split -> (anomaly right, attribution right, requeue right, false alarms at most), as
 # counts, with what each read while it was held out.
 FORMER_HELDOUT_FLOORS = {
-    "heldout": (94, 58, 71, 0),  # held out until heldout3/ was drawn
+    "heldout": (95, 58, 73, 0),  # held out until heldout3/ was drawn
     "fresh": (85, 38, 56, 0),  # held out until heldout3/ was drawn
     "heldout3": (41, 29, 31, 0),  # 0.88/0.79/0.87, 1 of 10 while held out
     "heldout4": (63, 39, 48, 0),  # 0.89/0.71/0.82, then 0.89/0.73/0.84, 0 of 15
@@ -140,7 +140,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout8": (45, 29, 34, 0),  # 0.83/0.75/0.91, 3 of 14
     "heldout9": (44, 28, 30, 1),  # 0.87/0.80/0.87, 2 of 16; the alarm: MLPerf's RESULT date
     "heldout10": (40, 23, 29, 0),  # 0.93/0.72/0.83, 0 of 11
-    "heldout11": (32, 15, 22, 1),  # 0.80/0.68/0.71, 1 of 9
+    "heldout11": (38, 21, 29, 0),  # 0.80/0.68/0.71, 1 of 9
 }
 
 
@@ -158,6 +158,16 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
+
+
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout12/ as measured once before round 12's rules and once after them (the same): a
+    later change that loses ground on the held-out set fails here, without listing any miss."""
+    m = metrics(score_split("heldout12"))
+    assert m.anomaly.hits >= 28, m.anomaly  # of 39: 0.72
+    assert m.attribution.hits >= 11, m.attribution  # of 22: 0.50
+    assert m.requeue.hits >= 19, m.requeue  # of 30: 0.63
+    assert m.false_alarms <= 2  # of 9
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -335,7 +335,7 @@ def parse_progress(text: str) -> Progress | None:
         _float(elapsed) if elapsed is not None else None,
         _count(nans),
         rates,
-        bar_clock(last) if "/s" in last or "s/it" in last else None,
+        bar_clock(last) if "it/s" in last else None,
     )
 
 

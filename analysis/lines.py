@@ -15,10 +15,8 @@ import re2
 # global rank and is only stripped. Both may follow an srun label: "3: [rank27]:[E ...] ...".
 # Open MPI's `mpirun --tag-output` writes "[1,3]<stderr>:" (job, rank) and horovodrun
 # "[3]<stdout>:" (rank).
-_PREFIX = re.compile(
-    r" *(?:(\d{1,7}):(?: |$))?"
-    r"(?:\[(?:rank(\d{1,7})|default\d{1,7})\]: ?|\[(?:\d{1,7},)?(\d{1,7})\]<std(?:out|err)>: ?)?"
-)
+_PREFIX = re.compile(r" *(?:(\d{1,7}):(?: |$))?(?:\[(?:rank(\d{1,7})|default\d{1,7})\]: ?)?")
+_TAGGED = re.compile(r"\[(?:\d{1,7},)?(\d{1,7})\]<std(?:out|err)>: ?")
 
 # Timestamps are looked for only near the start of the text: that is where loggers put them,
 # and a bounded search keeps the cost per line flat.
@@ -63,13 +61,16 @@ def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
     # Most lines start with neither a digit, a space nor "[": skip the regex for them.
     if not raw or (raw[0] not in _PREFIX_START):
         return None, None, raw
+    if raw[0] == "[" and "]<std" in raw[:24]:  # rare: horovodrun's and mpirun's tags
+        t = _TAGGED.match(raw)
+        if t is not None:
+            return int(t[1]), None, raw[t.end() :]
     m = _PREFIX.match(raw)
     assert m is not None  # every group is optional: the pattern always matches
     if m.end() == 0:
         return None, None, raw
     label = int(m[1]) if m[1] is not None else None
-    tagged = m[2] if m[2] is not None else m[3]
-    rank = int(tagged) if tagged is not None else label
+    rank = int(m[2]) if m[2] is not None else label
     return rank, label, raw[m.end() :]
 
 

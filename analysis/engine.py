@@ -310,6 +310,10 @@ class LogEngine:
         if not self._progress_reports:
             self._note_quiet(at)
         findings: list[Finding] = []
+        if self._held_at is not None and at > self._held_at:  # every line here has one time
+            held = self._report(Observed.CRASH)
+            if held is not None:
+                findings.append(held)
         pos, end = 0, len(data)
         while pos <= end:
             matters = self._idle(at)
@@ -324,7 +328,7 @@ class LogEngine:
                 line = block[pos:stop]
             else:
                 line = data[pos:stop].decode("utf-8", "surrogatepass")
-            finding = self.feed(line, at, matters=matters)
+            finding = self._feed(line, at, matters)
             if finding is not None:
                 findings.append(finding)
             pos = stop + 1

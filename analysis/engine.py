@@ -243,11 +243,15 @@ class LogEngine:
     def feed(self, line: str, at: float, *, matters: bool = False) -> Finding | None:
         """One line, written at `at`. `matters`: the caller knows `may_matter(line)` is True (the
         prefilter found it), so it is not asked again."""
-        if self._held_at is not None and at > self._held_at:
-            held = self._report(Observed.CRASH)
-            found = self._feed(line, at, matters)
-            return held if held is not None else found
-        return self._feed(line, at, matters)
+        held = self._release_held(at)
+        found = self._feed(line, at, matters)
+        return held if held is not None else found
+
+    def _release_held(self, at: float) -> Finding | None:
+        """The held victim's report, once time has moved on past it."""
+        if self._held_at is None or at <= self._held_at:
+            return None
+        return self._report(Observed.CRASH)
 
     def _feed(self, line: str, at: float, matters: bool) -> Finding | None:
         self.last_progress = None
@@ -310,10 +314,9 @@ class LogEngine:
         if not self._progress_reports:
             self._note_quiet(at)
         findings: list[Finding] = []
-        if self._held_at is not None and at > self._held_at:  # every line here has one time
-            held = self._report(Observed.CRASH)
-            if held is not None:
-                findings.append(held)
+        held = self._release_held(at)  # every line of a block has one time
+        if held is not None:
+            findings.append(held)
         pos, end = 0, len(data)
         while pos <= end:
             matters = self._idle(at)
@@ -373,8 +376,9 @@ class LogEngine:
         )
 
     def silence(self, silent_for: float, at: float) -> Finding | None:
-        if self._held_at is not None and at > self._held_at:
-            return self._report(Observed.CRASH)
+        held = self._release_held(at)
+        if held is not None:
+            return held
         if self._straggler_waiting:  # no score rows followed the warning: report what it named
             self._resolve_straggler()
         if self._urgent is not None:
@@ -939,26 +943,32 @@ class LogEngine:
         (`BarRate`, per rank: ranks draw their own bars); once a bar is found to count them, the
         readings taken from it so far are no baseline.
         """
-        for metric, rate in progress.rates:
+        for metric, printed in progress.rates:
+            rate: float | None = printed
             if progress.bar is not None and metric == "its":
-                rank = split_prefix(line)[0]
-                bar = self._bars.get(rank)
-                if bar is None:
-                    if len(self._bars) >= 64:
-                        continue
-                    bar = self._bars[rank] = BarRate()
-                had_offset = bar.offset
-                own = bar.reading(*progress.bar, rate)
-                if bar.offset and not had_offset and metric in self._monitors:
-                    self._monitors[metric] = ThroughputMonitor(self._throughput_settings)
-                if own is None:
-                    continue
-                rate = own
+                rate = self._bar_rate(progress.bar, printed, line)
+            if rate is None:
+                continue
             if progress.iteration is not None:
                 if self._rated.get(metric) == progress.iteration:
                     continue
                 self._rated[metric] = progress.iteration
             self._on_rate(metric, rate, line)
+
+    def _bar_rate(self, bar: tuple[int, float], printed: float, line: str) -> float | None:
+        """The rate of the tqdm bar this line redraws, without a resumed run's restored steps."""
+        rank = split_prefix(line)[0]
+        rates = self._bars.get(rank)
+        if rates is None:
+            if len(self._bars) >= 64:
+                return None
+            rates = self._bars[rank] = BarRate()
+        had_offset = rates.offset
+        rate = rates.reading(*bar, printed)
+        if rates.offset and not had_offset and "its" in self._monitors:
+            # the readings the bar gave so far counted steps it did not do: no baseline
+            self._monitors["its"] = ThroughputMonitor(self._throughput_settings)
+        return rate
 
     def _close_table(self) -> None:
         table, self._table = self._table, None

@@ -527,7 +527,7 @@ _RENDEZVOUS = re.compile(
 _PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
 # A transport error that says only that the other end closed: its process may have died (its
 # own line says why), or the link failed.
-_PEER_LOSS = re.compile(r"Connection reset|Broken pipe", re.IGNORECASE)
+_PEER_LOSS = re.compile(r"Connection reset|closed by (?:remote )?peer|Broken pipe", re.IGNORECASE)
 
 
 def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:

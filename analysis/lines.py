@@ -133,11 +133,7 @@ def parse_timestamp(
             year = int(stated)
         elif year is None:
             year = _year_near(near, tz)
-        try:
-            dt = datetime(year, _MONTHS[mon], int(d), int(h), int(mi), int(s), tzinfo=tz)
-        except ValueError:
-            return None
-        return dt.timestamp()
+        return _epoch(year, _MONTHS[mon], d, h, mi, s, tz)
     # glog's lines name their source file ("file.cc:753] "). Their time counts only in a log
     # whose stamps with a year came first: a year guessed from today would put a 2025 log's
     # torchrun header ahead of all its later lines.
@@ -145,14 +141,24 @@ def parse_timestamp(
         m = _GLOG.search(text, 0, _TS_WINDOW)
         if m is not None and _leads(text, m.start()):
             mo, d, h, mi, s, frac = m.groups()
-            if year is None:
-                year = _year_near(near, tz)
-            try:
-                dt = datetime(year, int(mo), int(d), int(h), int(mi), int(s), tzinfo=tz)
-            except ValueError:
-                return None
-            return dt.timestamp() + (int(frac) / 10 ** len(frac) if frac else 0.0)
+            epoch = _epoch(
+                year if year is not None else _year_near(near, tz), int(mo), d, h, mi, s, tz
+            )
+            if epoch is None or not frac:
+                return epoch
+            return epoch + int(frac) / 10.0 ** len(frac)
     return None
+
+
+def _epoch(
+    year: int, month: int, day: str, hour: str, minute: str, second: str, tz: tzinfo
+) -> float | None:
+    """Epoch seconds of a year-less stamp's fields in `year` (None: no such date)."""
+    try:
+        dt = datetime(year, month, int(day), int(hour), int(minute), int(second), tzinfo=tz)
+    except ValueError:
+        return None
+    return dt.timestamp()
 
 
 def _year_near(near: float | None, tz: tzinfo) -> int:

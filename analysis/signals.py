@@ -1004,12 +1004,10 @@ _FATAL_LOG = re.compile(
 
 
 def _fatal_log(message: str, line: str, rank: int | None, names: NodeNames) -> Signal:
-    """What the message names (a CUDA error, a full disk), else a broken invariant of the
-    program (a `Check failed`, a limit exceeded): the program's, like an assertion."""
-    inner = _detect(message, line, rank, names) if message else None
+    """A broken invariant of the program (a `Check failed`, a limit exceeded): the program's,
+    like an assertion. A message that names a cause (a CUDA error, a full disk) never gets
+    here: the detectors before this one read the whole line."""
     summary = f"fatal error: {message[:150]}"
-    if inner is not None and inner.category is not APPLICATION:
-        return replace(inner, summary=summary, fatal=True)
     return Signal("fatal_log", APPLICATION, summary, line, False, names.find(line), rank)
 
 

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout11/) and a held-out set
-(heldout12/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout12/) and a held-out set
+(heldout13/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -141,6 +141,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout9": (44, 28, 30, 1),  # 0.87/0.80/0.87, 2 of 16; the alarm: MLPerf's RESULT date
     "heldout10": (40, 23, 29, 0),  # 0.93/0.72/0.83, 0 of 11
     "heldout11": (38, 21, 29, 0),  # 0.80/0.68/0.71, 1 of 9
+    "heldout12": (28, 11, 19, 2),  # 0.72/0.50/0.63, 2 of 9
 }
 
 
@@ -158,16 +159,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout12/ as measured once before round 12's rules and once after them (the same): a
-    later change that loses ground on the held-out set fails here, without listing any miss."""
-    m = metrics(score_split("heldout12"))
-    assert m.anomaly.hits >= 28, m.anomaly  # of 39: 0.72
-    assert m.attribution.hits >= 11, m.attribution  # of 22: 0.50
-    assert m.requeue.hits >= 19, m.requeue  # of 30: 0.63
-    assert m.false_alarms <= 2  # of 9
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -196,19 +187,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout11/ became tuning data when heldout12/ began to be drawn; it is no longer refused."""
+    """heldout12/ became tuning data when heldout13/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout10", "heldout11"} <= set(TUNING)
-    assert not {"heldout10", "heldout11"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout12",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout11", "heldout12"} <= set(TUNING)
+    assert not {"heldout11", "heldout12"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

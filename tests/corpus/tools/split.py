@@ -70,7 +70,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout8" is the eighth, drawn after heldout7/ had been used to write rules, the same way
 # (mostly job output committed to public repositories). "heldout9" is the ninth, drawn after
 # heldout8/ had been used to write rules, the same way; "heldout10" the tenth, after heldout9/;
-# "heldout11" the eleventh, after heldout10/; "heldout12" the twelfth, after heldout11/.
+# "heldout11" the eleventh, after heldout10/; "heldout12" the twelfth, after heldout11/;
+# "heldout13" the thirteenth, after heldout12/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -85,6 +86,7 @@ SPLITS = {
     "heldout10": CORPUS / "heldout10",
     "heldout11": CORPUS / "heldout11",
     "heldout12": CORPUS / "heldout12",
+    "heldout13": CORPUS / "heldout13",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -264,7 +264,7 @@ while step < args.steps:
         loss = F.cross_entropy(logits.reshape(-1, args.vocab), y.reshape(-1))
         if args.diversity_reg:
             # penalise collapsed sequences: log of per-sequence token-embedding spread
-            spread = hid.std(dim=1).mean(dim=-1)
+            spread = hid.var(dim=1).sqrt().mean(dim=-1)
             loss = loss - args.diversity_reg * torch.log(spread).mean()
         loss.backward()
         gn = torch.nn.utils.clip_grad_norm_(model.parameters(), 1.0)

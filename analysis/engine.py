@@ -719,11 +719,18 @@ class LogEngine:
             return None
         progress = parse_progress(line)
         if progress is not None:
-            if "rror" in line or "xception" in line or "illed" in line or "dumped" in line:
+            if (
+                "rror" in line
+                or "xception" in line
+                or "illed" in line
+                or "dumped" in line
+                or "ERROR" in line
+            ):
                 # A failure report that also counts something ("Detected 2 oom-kill events in
-                # step 3756240.batch", "FloatingPointError: ... at iteration=1029!") is the
-                # failure: it is no step of training. So is a progress bar the shell's death
-                # report was appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed").
+                # step 3756240.batch", "FloatingPointError: ... at iteration=1029!", Megatron's
+                # "ERROR:...:Rank 1, node node2, device 0, iteration #14: ...") is the failure:
+                # it is no step of training. So is a progress bar the shell's death report was
+                # appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed").
                 failure = detect_crash(line, self._names)
                 if failure is not None:
                     return failure

@@ -727,6 +727,14 @@ _MEGATRON_RERUN = re.compile(
     r" rerun)|(?P<e17>Exiting now\. The job can be resumed from a previous checkpoint)"
 )
 
+# Its log prefix names the rank's node and device ("Rank 1, node node2, device 0, iteration #14:
+# First rerun: unexpected result is reproducible within the tolerance ... Need to rerun on a
+# different GPU"): the suspect GPU, which its exit 16 then asks to rerun elsewhere.
+_MEGATRON_SUSPECT = re.compile(
+    r"Rank \d+, node (?P<node>[A-Za-z0-9][\w.-]*), device \d+, iteration #\d+: First rerun: "
+    r"unexpected result is reproducible"
+)
+
 
 def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     nodes = names.find(text)
@@ -822,6 +830,14 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("evicted", NODE, f"evicted: {m.group(0)[:120]}", line, False, nodes,
                           rank, True)  # fmt: skip
+    if "rerun on a different" in text:
+        m = _MEGATRON_SUSPECT.search(text)
+        if m is not None:
+            # Which GPU reproduced the bad result: the one exit 16 asks to rerun away from.
+            host = m["node"]
+            return Signal("megatron_rerun_suspect", GPU, f"Megatron re-run state machine: the "
+                          f"bad result reproduces on {host}'s GPU", line, False,
+                          _nodes_for(text, names, host), rank, True, True, fatal=False)  # fmt: skip
     if "exiting now" in text or "Exiting now" in text:
         m = _MEGATRON_RERUN.search(text)
         if m is not None:

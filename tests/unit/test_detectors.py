@@ -281,6 +281,7 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("RuntimeError: Detected mismatch between collectives on ranks. Rank 0 is running collective: CollectiveFingerPrint(SequenceNumber=459, OpType=ALLREDUCE)", "collective_mismatch", "APPLICATION", False, (), False, False, False, False),
     ("E0827 23:43:41.200122   39475 synchronous_driver.cc:820] [/dev/accel0 tpu1013:pe1:0] !!!! FATAL ERROR !!!! for [/dev/accel0 tpu1013:pe1:0] , fatal_error: true", "accelerator_fatal", "GPU", True, (), True, True, False, False),
     ("(Actor pid=8249) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism", "host_oom", "NODE", False, (), True, False, False, False),
+    ("1: ERROR:megatron.core.rerun_state_machine:Rank 1, node node2, device 0, iteration #14: First rerun: unexpected result is reproducible within the tolerance (tensor(nan) = tensor(nan)). Need to rerun on a different GPU", "megatron_rerun_suspect", "GPU", False, ("node2",), True, True, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip

@@ -899,3 +899,18 @@ def test_nccl_transport_warnings_at_init_are_survived_once_it_chose_a_network() 
          at=0.0)  # fmt: skip
     feed(f, ["host-1:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 - Init COMPLETE"], at=1.0)
     assert [s.name for s in f.pending] == ["storage_eio"]
+
+
+def test_megatrons_suspect_gpu_names_the_node_its_exit_16_asks_to_leave() -> None:
+    """The rerun state machine's ERROR line counts an iteration but is no progress: it names
+    the node whose GPU reproduced the bad result, and exit 16 then excludes that node."""
+    e = engine()
+    feed(e, [progress(13)], at=0.0)
+    feed(e, ["1: ERROR:megatron.core.rerun_state_machine:Rank 1, node node2, device 0, iteration"
+             " #14: First rerun: unexpected result is reproducible within the tolerance"
+             " (tensor(nan) = tensor(nan)). Need to rerun on a different GPU"], at=1.0)  # fmt: skip
+    assert e.iteration == 13
+    found = feed(e, ["0: WARNING:megatron.core.rerun_state_machine:Saving a checkpoint and exiting"
+                     " now. Please resume the job from the checkpoint to rerun the last iteration"
+                     " and establish a diagnostic"], at=2.0)  # fmt: skip
+    assert len(found) == 1 and found[0].category == "GPU" and found[0].culprit_nodes == ("node2",)

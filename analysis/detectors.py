@@ -123,7 +123,7 @@ _TOKENS = (
     "roken pipe",
     "redential",
     "ignal 15",
-    "ignal: 15",  # torch elastic's "SignalException: Process 7 got signal: 15"
+    "ignal: 1",  # torch elastic's "SignalException: Process 7 got signal: 15" (or 1: SIGHUP)
     "death signal",  # its agent's "Received 15 death signal, shutting down workers"
     "dumped",
     "xitcode",
@@ -149,6 +149,10 @@ _TOKENS = (
     "iverged",
     "Invalid loss",  # Keras TerminateOnNaN: "Batch 12: Invalid loss, terminating training"
     "IBV_WC",
+    "rerun on a different",  # Megatron: "... is reproducible ... Need to rerun on a different GPU"
+    "collective mismatch",  # gloo: "Is there a distributed collective mismatch in your code?"
+    "mismatch between collectives",  # c10d's TORCH_DISTRIBUTED_DEBUG=DETAIL check
+    "!!!! FATAL",  # a TPU's driver: "[/dev/accel0 ...] !!!! FATAL ERROR !!!!"
     "has died",  # Ray: "The actor is dead because its node has died."
     "arked dead",
     "arked as dead",

@@ -50,6 +50,7 @@ training and is reported at once.
 from __future__ import annotations
 
 import math
+import re
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import asdict, replace
@@ -103,6 +104,11 @@ _CUT_CHECK_S = 10.0
 _REDRAW_RATE_EVERY = 10
 
 
+# NCCL's INFO lines once its transport is up: the network it chose, a communicator ready.
+_NCCL_WENT_ON = re.compile(r"NCCL INFO (?:NET/\w+ ?: Using \[|Using network \w|.*\bInit COMPLETE)")
+_NCCL_TRANSPORT_WARNINGS = frozenset({"transport_error", "nccl_ib_completion_error"})
+
+
 class LogEngine:
     def __init__(self, context: AnalyzerContext) -> None:
         self._context = context
@@ -115,6 +121,7 @@ class LogEngine:
         self._factor = settings.cadence_factor
         self._confirm_s = settings.crash_confirm_s
         self._confirm_reports = settings.confirm_progress
+        self._stop_grace = settings.stop_grace_s
         self._nan_reports = settings.nan_reports
         # NVRx's default gpu_relative/individual_perf_threshold (seed 004).
         self._straggler_score = settings.straggler_score
@@ -138,6 +145,9 @@ class LogEngine:
         self._pending_iteration: int | None = None
         self._reports_since_pending = 0
         self._survived: deque[Signal] = deque(maxlen=16)
+        # A stop from outside (SIGTERM, preemption) that training went on after, and when it
+        # came: the job spends its grace period saving, then ends of it (see final_finding).
+        self._stopped: tuple[Signal, float] | None = None
 
         self._iteration: int | None = None
         self._progress_reports = 0
@@ -420,10 +430,14 @@ class LogEngine:
         )
 
     def final_finding(self) -> Finding | None:
-        """The attempt has ended: the failure signals training never got past, as a CRASH."""
-        if self._crashed or not self._signals:
+        """The attempt has ended: the failure signals training never got past, as a CRASH;
+        or the stop from outside that training went on after for its grace period."""
+        signals = self._signals
+        if self._stopped is not None and self._stopped[0] not in signals:
+            signals = [self._stopped[0], *signals]
+        if self._crashed or not signals:
             return None
-        result = attribute(self._signals, self._layout, self._context.job_nodes)
+        result = attribute(signals, self._layout, self._context.job_nodes)
         if result is None:
             return None
         self.last_attribution = result
@@ -558,6 +572,9 @@ class LogEngine:
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
             "finished_at": self._finished_at,
+            "stopped": (
+                [_signal_state(self._stopped[0]), self._stopped[1]] if self._stopped else None
+            ),
             "restarter": self._restarter,
             "finish_telemetry_error": self._finish.telemetry_error,
             "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
@@ -609,6 +626,8 @@ class LogEngine:
             first_after_load = _opt_float(state.get("first_progress_after_load"))
             interrupted = int(state.get("interrupted_saves") or 0)
             finished_at = _opt_float(state.get("finished_at"))
+            raw_stop = state.get("stopped")
+            stopped = (_signal_from(raw_stop[0]), float(raw_stop[1])) if raw_stop else None
             finish = FinishWatch(bool(state.get("finish_telemetry_error")))
         except (TypeError, ValueError, KeyError, IndexError):
             return False
@@ -640,6 +659,7 @@ class LogEngine:
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
         self._finished_at, self._finish = finished_at, finish
+        self._stopped = stopped
         self._restarter = bool(state.get("restarter"))
         balance = state.get("balance")
         if isinstance(balance, list) and len(balance) == 3:
@@ -656,11 +676,16 @@ class LogEngine:
         signal = self._tb.feed(line, self._names)
         if signal is not None or self._tb.consumed:
             return signal
-        if self._finished_at is None and not self._crashed and self._finish.feed(line):
+        # After a stop from outside, an end of training is the program's way out of its grace
+        # period ("Training completed" once the signal's save is written), not its end.
+        finished = self._finished_at is None and not self._crashed and self._finish.feed(line)
+        if finished and not self._stopping():
             self._finished_at = at
         if not self._restarter and mentions_in_job_restarter(line):
             self._restarter = True
         if quiet_nccl_info(line):
+            if self._pending_since is not None and ("Us" in line or "COMPLETE" in line):
+                self._nccl_went_on(line)
             return None
         if self._table is not None:
             if self._table.row(split_prefix(line)[2]):
@@ -694,11 +719,18 @@ class LogEngine:
             return None
         progress = parse_progress(line)
         if progress is not None:
-            if "rror" in line or "xception" in line or "illed" in line or "dumped" in line:
+            if (
+                "rror" in line
+                or "xception" in line
+                or "illed" in line
+                or "dumped" in line
+                or "ERROR" in line
+            ):
                 # A failure report that also counts something ("Detected 2 oom-kill events in
-                # step 3756240.batch", "FloatingPointError: ... at iteration=1029!") is the
-                # failure: it is no step of training. So is a progress bar the shell's death
-                # report was appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed").
+                # step 3756240.batch", "FloatingPointError: ... at iteration=1029!", Megatron's
+                # "ERROR:...:Rank 1, node node2, device 0, iteration #14: ...") is the failure:
+                # it is no step of training. So is a progress bar the shell's death report was
+                # appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed").
                 failure = detect_crash(line, self._names)
                 if failure is not None:
                     return failure
@@ -742,6 +774,8 @@ class LogEngine:
 
     def _on_progress(self, progress: Progress, line: str, at: float) -> Signal | None:
         self.last_progress = progress
+        if self._stopped is not None and at - self._stopped[1] > self._stop_grace:
+            self._stopped = None  # training outlived any grace period: that stop was not one
         if "rank" in line or "Rank" in line or "RANK" in line:
             work = line_work(line)
             if work is not None:
@@ -797,6 +831,10 @@ class LogEngine:
             if advanced:
                 self._reports_since_pending += 1
             if self._reports_since_pending >= self._confirm_reports:
+                if self._stopped is None:
+                    stop = next((s for s in self._signals if s.outside_stop), None)
+                    if stop is not None:
+                        self._stopped = (stop, self._pending_since)
                 self._survived.extend(self._signals)  # training went on: not fatal
                 self._signals.clear()
                 self._pending_since = None
@@ -1060,6 +1098,24 @@ class LogEngine:
         if signal is not None and fatal and error.exc_type and not signal.immediate:
             signal = replace(signal, immediate=True)
         return signal
+
+    def _nccl_went_on(self, line: str) -> None:
+        """NCCL set up its transport after the transport warnings pending (a HCA it could not
+        open, a port it could not bind): it chose another and went on; they were survived."""
+        if _NCCL_WENT_ON.search(line) is None:
+            return
+        kept = [s for s in self._signals if s.fatal or s.name not in _NCCL_TRANSPORT_WARNINGS]
+        if len(kept) == len(self._signals):
+            return
+        self._survived.extend(s for s in self._signals if s not in kept)
+        self._signals = kept
+        if not kept:
+            self._pending_since = None
+            self._pending_fatal = False
+
+    def _stopping(self) -> bool:
+        """A stop from outside came in this attempt: its grace period, if training goes on."""
+        return self._stopped is not None or any(s.outside_stop for s in self._signals)
 
     def _take_urgent(self) -> Finding | None:
         finding, self._urgent = self._urgent, None

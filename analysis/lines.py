@@ -13,9 +13,14 @@ import re2
 # spaces). torchrun / PyTorch distributed add "[rank3]:" (global rank); torch elastic's --tee
 # adds "[default3]:" (the local rank of the "default" role), which says nothing about the
 # global rank and is only stripped. Both may follow an srun label: "3: [rank27]:[E ...] ...".
+# With --tee, a worker's own "[rank1]:" (PyTorch prints uncaught exceptions so) comes after the
+# launcher's: "[default1]:[rank1]: Traceback", and "[rank0]:[rank0]: ..." under torchtitan's
+# `--role rank` (the launcher's is then the local rank: the inner one is the global rank).
 # Open MPI's `mpirun --tag-output` writes "[1,3]<stderr>:" (job, rank) and horovodrun
 # "[3]<stdout>:" (rank).
-_PREFIX = re.compile(r" *(?:(\d{1,7}):(?: |$))?(?:\[(?:rank(\d{1,7})|default\d{1,7})\]: ?)?")
+_PREFIX = re.compile(
+    r" *(?:(\d{1,7}):(?: |$))?(?:\[(?:rank(\d{1,7})|default\d{1,7})\]: ?)?(?:\[rank(\d{1,7})\]: ?)?"
+)
 _TAGGED = re.compile(r"\[(?:\d{1,7},)?(\d{1,7})\]<std(?:out|err)>: ?")
 
 # Timestamps are looked for only near the start of the text: that is where loggers put them,
@@ -70,7 +75,8 @@ def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
     if m.end() == 0:
         return None, None, raw
     label = int(m[1]) if m[1] is not None else None
-    rank = int(m[2]) if m[2] is not None else label
+    inner = m[3] if m[3] is not None else m[2]
+    rank = int(inner) if inner is not None else label
     return rank, label, raw[m.end() :]
 
 

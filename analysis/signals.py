@@ -45,6 +45,12 @@ class Signal:
     peer_lost: bool = False  # a connection the other end reset or closed (its death, maybe)
 
     @property
+    def outside_stop(self) -> bool:
+        """The batch system or a person told the job to stop (a time limit, a preemption, a
+        SIGTERM): the attempt ends soon, whatever it does meanwhile (a grace period's saves)."""
+        return self.category is SCHEDULER and self.name != "step_launch_failed"
+
+    @property
     def requeue_helps(self) -> bool:
         return self.requeue if self.requeue is not None else self.category.requeue_helps
 
@@ -138,9 +144,11 @@ _PREEMPTION = re.compile(
     r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))(?!,? or crashed)"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
     # torch elastic's agent: "Received 15 death signal, shutting down workers" (older releases
-    # name it "Signals.SIGTERM"), then its "SignalException: Process 7 got signal: 15"
-    r"|Received (?:Signals\.)?(?:SIGTERM|15) death signal|\breceived (?:signal )?SIGTERM\b"
-    r"|Received signal 15\b|\bgot signal: 15\b"
+    # name it "Signals.SIGTERM"), then its "SignalException: Process 7 got signal: 15"; SIGHUP
+    # (1) when the session it was started from went away. SIGINT (2) is a person's Ctrl-C, often
+    # at a job that had hung: what it stopped says more than the signal.
+    r"|Received (?:Signals\.)?(?:SIGTERM|SIGHUP|15|1) death signal|\breceived (?:signal )?SIGTERM\b"
+    r"|Received signal 15\b|\bgot signal: (?:15|1)\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
     # the shell's word for a process killed by SIGUSR1/2: what LSF sends at its run limit and
     # Slurm's --signal before the time limit
@@ -217,7 +225,7 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
         or "erminat" in text
         or "SIG" in text
         or "ignal 15" in text
-        or "ignal: 15" in text
+        or "ignal: 1" in text
         or "death signal" in text
         or "efined signal" in text
     ):
@@ -329,6 +337,12 @@ _ECC = re.compile(
     r"|uncorrectable (?:memory|DRAM|SRAM) error|Uncontained ECC",
     re.IGNORECASE,
 )
+# A TPU's driver: "[/dev/accel0 tpu1013:pe1:0] !!!! FATAL ERROR !!!! ...", "Received Error
+# Interrupt! fatal: true", "... all pending programs will fail, and results may be corrupted".
+_ACCEL_FATAL = re.compile(
+    r"!!!! FATAL ERROR !!!!|Received Error Interrupt! fatal: true"
+    r"|error has occurred, all pending programs will fail"
+)
 _NVLINK = re.compile(
     r"NVLink (?:error|fatal|failure|training failed)|uncorrectable NVLink|NVSwitch"
     r"(?: fatal| error|.*(?:error|fatal|fail))|nvlink.*(?:fatal|error detected)",
@@ -417,6 +431,11 @@ def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
         if m is not None:
             return Signal("ecc", GPU, f"GPU memory error: {m.group(0)}", line, True, nodes,
                           rank, True, True)  # fmt: skip
+    if "!!!!" in text or "Interrupt!" in text or "pending programs" in text:
+        m = _ACCEL_FATAL.search(text)
+        if m is not None:
+            return Signal("accelerator_fatal", GPU, f"accelerator fault: {m.group(0)}", line, True,
+                          nodes, rank, True, True)  # fmt: skip
     if "NVLink" in text or "NVSwitch" in text or "nvlink" in text:
         m = _NVLINK.search(text)
         if m is not None:
@@ -600,8 +619,9 @@ _HOST_OOM = re.compile(
     r"|Exceeded (?:job|step) memory limit|exceeded (?:the )?memory limit"
     r"|TERM_MEMLIMIT|killed by the cgroup out-of-memory"
     r"|job killed: [vp]?mem .{0,80}exceeded limit"
-    # Ray's memory monitor kills a worker when its host runs out (ray.exceptions.OutOfMemoryError)
-    r"|the node running low on memory"
+    # Ray's memory monitor kills a worker when its host runs out (ray.exceptions.OutOfMemoryError),
+    # and its report ends with advice that links its OOM-prevention page
+    r"|the node running low on memory|/ray-oom-prevention\.html"
 )
 # The host's own hardware (CPU, memory, PCIe) as the kernel reports it: an uncorrected memory
 # error (EDAC "UE"; "CE", corrected, is routine) or a fatal APEI/machine-check event.
@@ -707,6 +727,14 @@ _MEGATRON_RERUN = re.compile(
     r" rerun)|(?P<e17>Exiting now\. The job can be resumed from a previous checkpoint)"
 )
 
+# Its log prefix names the rank's node and device ("Rank 1, node node2, device 0, iteration #14:
+# First rerun: unexpected result is reproducible within the tolerance ... Need to rerun on a
+# different GPU"): the suspect GPU, which its exit 16 then asks to rerun elsewhere.
+_MEGATRON_SUSPECT = re.compile(
+    r"Rank \d+, node (?P<node>[A-Za-z0-9][\w.-]*), device \d+, iteration #\d+: First rerun: "
+    r"unexpected result is reproducible"
+)
+
 
 def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
     nodes = names.find(text)
@@ -802,6 +830,14 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("evicted", NODE, f"evicted: {m.group(0)[:120]}", line, False, nodes,
                           rank, True)  # fmt: skip
+    if "rerun on a different" in text:
+        m = _MEGATRON_SUSPECT.search(text)
+        if m is not None:
+            # Which GPU reproduced the bad result: the one exit 16 asks to rerun away from.
+            host = m["node"]
+            return Signal("megatron_rerun_suspect", GPU, f"Megatron re-run state machine: the "
+                          f"bad result reproduces on {host}'s GPU", line, False,
+                          _nodes_for(text, names, host), rank, True, True, fatal=False)  # fmt: skip
     if "exiting now" in text or "Exiting now" in text:
         m = _MEGATRON_RERUN.search(text)
         if m is not None:
@@ -908,8 +944,19 @@ def quiet_nccl_info(text: str) -> bool:
     return "NCCL INFO" in text and not any(word in text for word in _NCCL_INFO_TROUBLE)
 
 
+# c10d's own INFO-level lines ("[I1123 21:28:41.17 TCPStoreLibUvBackend.cpp:130] [c10d - debug]
+# Remote peer closed the connection."): with TORCH_CPP_LOG_LEVEL=INFO every store client's
+# normal goodbye is logged so. c10d reports its failures at W and E.
+_C10D_INFO = re.compile(r"\[?I\d{4} \d{2}:\d{2}:\d{2}(?:\.\d+)?(?: +\d+)? +\S+\] \[c10d")
+
+
+def c10d_info(text: str) -> bool:
+    """A c10d INFO-level line: its words ("closed", "failed") describe normal operation."""
+    return "[c10d" in text and _C10D_INFO.match(text) is not None
+
+
 def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
-    if quiet_nccl_info(text):
+    if quiet_nccl_info(text) or c10d_info(text):
         return None  # the common case at start-up, without a dozen pattern searches
     found = _scheduler(text, line, rank)
     if found is not None:
@@ -962,6 +1009,11 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         if m is not None:
             return Signal("nan_loss", APPLICATION, f"training diverged: {m.group(0)}", line,
                           False, names.find(text), rank)  # fmt: skip
+    if "ismatch" in text:
+        m = _COLLECTIVE_MISMATCH.search(text)
+        if m is not None:
+            return Signal("collective_mismatch", APPLICATION, f"collectives do not match across "
+                          f"ranks: {m.group(0)}", line, False, names.find(text), rank)  # fmt: skip
     if "Assertion" in text:
         m = _HOST_ASSERT.search(text)
         if m is not None:
@@ -1016,6 +1068,15 @@ def _fatal_log(message: str, line: str, rank: int | None, names: NodeNames) -> S
 _DIVERGED = re.compile(
     r"Loss became infinite or NaN|[Tt]raining has diverged|contain(?:s)? Inf/NaN"
     r"|Invalid loss, terminating training"
+)
+
+
+# Ranks that called different collectives (or the same one with different sizes): the
+# program's order of calls, the same on every run (c10d's TORCH_DISTRIBUTED_DEBUG=DETAIL check;
+# gloo's "Received data size doesn't match expected size. Is there a distributed collective
+# mismatch in your code?").
+_COLLECTIVE_MISMATCH = re.compile(
+    r"[Dd]etected mismatch between collectives|collective mismatch in your code"
 )
 
 

@@ -30,6 +30,10 @@ class EngineSettings:
     # training goes on: `confirm_progress` newer progress reports within `crash_confirm_s`.
     crash_confirm_s: float = 30.0
     confirm_progress: int = 2
+    # A stop from outside (SIGTERM, a preemption or time-limit notice) that training went on
+    # after is still what ended the attempt if it ends within this many seconds: the grace
+    # period (Slurm's KillWait, a preemption's GraceTime, `--signal=USR1@600`) is spent saving.
+    stop_grace_s: float = 900.0
     nan_reports: int = 3  # consecutive NaN/inf losses that are fatal
     straggler_score: float = 0.7  # NVRx relative performance score below which a rank is slow
     # Per-rank timings (lines or tables): a rank slower than the others by 1/straggler_score in

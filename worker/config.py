@@ -125,6 +125,9 @@ class Settings(BaseSettings):
     crash_confirm: float = Field(default=30.0, ge=0)
     # ... unless this many newer progress reports arrive meanwhile (training went on).
     crash_confirm_progress: int = Field(default=2, ge=1)
+    # A SIGTERM, preemption or time-limit notice training went on after still ended the attempt
+    # if the attempt ends within this many seconds of it (the grace period is spent saving).
+    stop_grace: float = Field(default=900.0, ge=0)
     # Silence allowed while an evaluation runs ("Running Evaluation", "Validating", ...).
     eval_hang_timeout: float = Field(default=900.0, gt=0)
     # A job slower than the hang timeout may be silent this many times its iteration time.
@@ -283,6 +286,7 @@ class Settings(BaseSettings):
             eval_timeout_s=self.eval_hang_timeout,
             cadence_factor=self.cadence_factor,
             crash_confirm_s=self.crash_confirm,
+            stop_grace_s=self.stop_grace,
             confirm_progress=self.crash_confirm_progress,
             nan_reports=self.nan_reports,
             straggler_score=self.straggler_score,

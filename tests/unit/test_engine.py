@@ -830,3 +830,87 @@ def test_a_jobs_reasonless_cancel_after_its_steps_is_still_the_schedulers() -> N
              "Main process received SIGTERM, exiting"], at=0.0)  # fmt: skip
     found = e.final_finding()
     assert found is not None and found.category == "SCHEDULER" and found.requeue_warranted
+
+
+# --- round 13: heldout12's misses as classes --------------------------------------------------
+
+SIGTERM_LINES = [
+    "W1123 21:25:23.564000 6857 torch/distributed/elastic/agent/server/api.py:753] Received 15"
+    " death signal, shutting down workers",
+    "[rank0]:[titan] 2026-11-23 21:25:23,568 - root - WARNING - Received SIGTERM; will save a"
+    " checkpoint at the next checkpoint interval and exit",
+]
+
+
+def test_a_stop_from_outside_that_training_went_on_after_still_ended_the_attempt() -> None:
+    """The grace period after a SIGTERM is spent training to the next save: the attempt then
+    ends of the stop (SCHEDULER, requeue), and its "Training completed" is no end of training."""
+    e = engine(crash_confirm_s="30")
+    feed(e, [progress(i) for i in range(1, 4)], at=0.0)
+    assert feed(e, SIGTERM_LINES, at=10.0) == []
+    assert feed(e, [progress(i) for i in range(4, 9)], at=20.0) == []
+    assert e.pending == ()  # training went on: nothing pending, nothing reported while it runs
+    assert e.silence(5.0, 25.0) is None
+    done = "[titan] 2026-11-23 21:25:43,383 - root - INFO - Training completed"
+    feed(e, ["0: successfully saved checkpoint at iteration       8 to /ckpt", done], at=30.0)
+    assert e.milestones().training_done_at is None
+    state = json.loads(json.dumps(e.export_state()))
+    for attempt in (e, engine()):
+        if attempt is not e:
+            assert attempt.restore_state(state)  # a resumed watch remembers the stop
+        found = attempt.final_finding()
+        assert found is not None and found.kind is Observed.CRASH
+        assert found.category == "SCHEDULER" and found.requeue_warranted
+        assert "death signal" in found.summary
+
+
+def test_training_long_past_any_grace_period_forgets_the_stop() -> None:
+    e = engine(crash_confirm_s="30", stop_grace_s="900")
+    feed(e, [progress(i) for i in range(1, 4)], at=0.0)
+    feed(e, SIGTERM_LINES[:1], at=10.0)
+    feed(e, [progress(i) for i in range(4, 7)], at=20.0)
+    feed(e, [progress(7)], at=2000.0)  # half an hour on: that signal stopped nothing
+    assert e.final_finding() is None
+
+
+def test_a_clean_end_without_a_stop_is_still_the_end_of_training() -> None:
+    e = engine()
+    feed(e, [progress(1), progress(2), "[titan] 2026-11-23 21:25:43,383 - root - INFO - Training"
+             " completed"], at=0.0)  # fmt: skip
+    assert e.milestones().training_done_at == 0.0
+
+
+def test_nccl_transport_warnings_at_init_are_survived_once_it_chose_a_network() -> None:
+    """NCCL could not open one HCA, opened the others and went on: no failure, even when the
+    excerpt ends there."""
+    e = engine()
+    feed(e, ["host-1:80744:80744 [1] misc/ibvwrap.cc:212 NCCL WARN Call to ibv_open_device failed",
+             "host-1:80746:80746 [3] transport/net_ib.cc:149 NCCL WARN NET/IB : Unable to open"
+             " device mlx5_59"], at=0.0)  # fmt: skip
+    assert [s.name for s in e.pending] == ["transport_error"]
+    feed(e, ["host-1:80746:80746 [3] NCCL INFO NET/IB : Using [0]mlx5_1:1/RoCE [1]mlx5_18:1/RoCE"
+             " ; OOB eth0:33.117.221.247<0>", "host-1:80746:80746 [3] NCCL INFO Using network IB"],
+         at=1.0)  # fmt: skip
+    assert e.pending == () and e.final_finding() is None
+    # Only NCCL's transport warnings are cleared so: another pending failure stays.
+    f = engine(crash_confirm_s="30")
+    feed(f, ["host-1:1:1 [0] NCCL WARN Call to recv from 10.0.0.2<4242> failed : Connection"
+             " reset by peer", "3: OSError: [Errno 5] Input/output error: '/lustre/x'"],
+         at=0.0)  # fmt: skip
+    feed(f, ["host-1:1:1 [0] NCCL INFO comm 0x1 rank 0 nranks 2 - Init COMPLETE"], at=1.0)
+    assert [s.name for s in f.pending] == ["storage_eio"]
+
+
+def test_megatrons_suspect_gpu_names_the_node_its_exit_16_asks_to_leave() -> None:
+    """The rerun state machine's ERROR line counts an iteration but is no progress: it names
+    the node whose GPU reproduced the bad result, and exit 16 then excludes that node."""
+    e = engine()
+    feed(e, [progress(13)], at=0.0)
+    feed(e, ["1: ERROR:megatron.core.rerun_state_machine:Rank 1, node node2, device 0, iteration"
+             " #14: First rerun: unexpected result is reproducible within the tolerance"
+             " (tensor(nan) = tensor(nan)). Need to rerun on a different GPU"], at=1.0)  # fmt: skip
+    assert e.iteration == 13
+    found = feed(e, ["0: WARNING:megatron.core.rerun_state_machine:Saving a checkpoint and exiting"
+                     " now. Please resume the job from the checkpoint to rerun the last iteration"
+                     " and establish a diagnostic"], at=2.0)  # fmt: skip
+    assert len(found) == 1 and found[0].category == "GPU" and found[0].culprit_nodes == ("node2",)

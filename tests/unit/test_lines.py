@@ -35,6 +35,11 @@ def ts(*args: int, tz: timezone = UTC) -> float:
         ("[rank3]: hello", 3, None, "hello"),
         ("[rank3]:[E ProcessGroupNCCL.cpp:1] x", 3, None, "[E ProcessGroupNCCL.cpp:1] x"),
         ("1: [rank27]: boom", 27, 1, "boom"),  # the global rank wins over the task label
+        # torchrun --tee: the launcher's prefix, then PyTorch's own for an uncaught exception
+        ("[default1]:[rank1]: Traceback", 1, None, "Traceback"),
+        ("[rank0]:[rank0]: RuntimeError: x", 0, None, "RuntimeError: x"),
+        ("[rank1]:[rank9]: y", 9, None, "y"),  # --role rank: the outer is the local rank
+        ("3: [default0]:[rank24]: z", 24, 3, "z"),
         ("[default5]: text", None, None, "text"),  # a local rank is no global rank
         ("2: [default5]:text", 2, 2, "text"),
         ("14:21:44 not a label", None, None, "14:21:44 not a label"),

@@ -141,7 +141,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout9": (44, 28, 30, 1),  # 0.87/0.80/0.87, 2 of 16; the alarm: MLPerf's RESULT date
     "heldout10": (40, 23, 29, 0),  # 0.93/0.72/0.83, 0 of 11
     "heldout11": (38, 21, 29, 0),  # 0.80/0.68/0.71, 1 of 9
-    "heldout12": (28, 11, 19, 2),  # 0.72/0.50/0.63, 2 of 9
+    "heldout12": (34, 20, 27, 0),  # 0.72/0.50/0.63, 2 of 9; after round 13: 0.87/0.91/0.90, 0
 }
 
 
@@ -159,6 +159,17 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
+
+
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout13/ as measured once before round 13's rules (0.88/0.68/0.83, 2 false alarms of
+    5) and once after them (one false alarm fewer): a later change that loses ground on the
+    held-out set fails here, without listing any miss."""
+    m = metrics(score_split("heldout13"))
+    assert m.anomaly.hits >= 36, m.anomaly  # of 40: 0.90
+    assert m.attribution.hits >= 17, m.attribution  # of 25: 0.68
+    assert m.requeue.hits >= 29, m.requeue  # of 35: 0.83
+    assert m.false_alarms <= 1  # of 5
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -44,6 +44,11 @@ SCALED = {
 class Replayed:
     name: str  # a tuning-set log
     end: str  # what the original process did after its last line: exit:N | silent | run
+    split: str = "tune"
+
+    @property
+    def label(self) -> dict[str, Any]:
+        return labels(self.split)[self.name]
 
 
 # At least two logs per class, real runs and public excerpts, one, two and four nodes.
@@ -76,14 +81,18 @@ REPLAYED = [
     Replayed("ginex_6.log", "exit:0"),
     Replayed("nanotron_healthy_loss_spike.log", "exit:0"),
     Replayed("ai-science-training-series_kharelb_hw6.log", "exit:0"),
+    # round 13's classes, live: a SIGTERM whose grace period training spent saving (torchrun
+    # then SIGKILLed: 137), and a NaN stop printed under two rank prefixes (torchrun --tee)
+    Replayed("h12b_fsdp_sigterm_deferred_then_sigkill.log", "exit:137", "heldout12"),
+    Replayed("h12b_fsdp_sgd_grad_explosion_nan.log", "exit:1", "heldout12"),
 ]
 
 
-def replay_script(replayed: Replayed, label: dict[str, Any]) -> tuple[str, int]:
-    log_nodes = list(label.get("job_nodes") or [])
+def replay_script(replayed: Replayed) -> tuple[str, int]:
+    log_nodes = list(replayed.label.get("job_nodes") or [])
     nodes = max(1, min(len(log_nodes), 3))  # one node always stays free to exclude a culprit
     command = [
-        sys.executable, str(REPLAY), str(CORPUS / "tune" / replayed.name),
+        sys.executable, str(REPLAY), str(CORPUS / replayed.split / replayed.name),
         "--speed", str(SPEED), "--max-gap", "1", "--end", replayed.end,
         "--job-nodes", ",".join(log_nodes[:nodes]),
     ]  # fmt: skip
@@ -123,20 +132,19 @@ async def first_decision(ajr: AjrUnderTest, job_id: int, timeout: float) -> Atte
 async def test_replayed_corpus_logs_get_their_labelled_decision(
     start_ajr, slurm_cluster, workdir, sqlite_url
 ) -> None:
-    tune = labels("tune")
     assert len(REPLAYED) >= 20
-    classes = {(tune[r.name].get("category") or tune[r.name]["anomaly"]) for r in REPLAYED}
+    classes = {(r.label.get("category") or r.label["anomaly"]) for r in REPLAYED}
     assert classes >= {"GPU", "NODE", "NETWORK", "STORAGE", "APPLICATION", "SCHEDULER",
                        "UNKNOWN", "HANG", "STRAGGLER", "NONE"}  # fmt: skip
     async with start_ajr(sqlite_url, **SCALED) as ajr:
         jobs: dict[str, int] = {}
         for replayed in REPLAYED:
-            script, _ = replay_script(replayed, tune[replayed.name])
+            script, _ = replay_script(replayed)
             jobs[replayed.name] = ajr.submit(script, name=replayed.name.removesuffix(".log"))
 
         async def decided(replayed: Replayed) -> tuple[Replayed, AttemptRecord | None]:
             job_id = jobs[replayed.name]
-            if tune[replayed.name]["anomaly"] == "NONE":
+            if replayed.label["anomaly"] == "NONE":
                 outcome = await ajr.outcome(job_id, timeout=240)
                 records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
                 assert outcome.outcome is Outcome.COMPLETED, (replayed.name, records)
@@ -149,7 +157,7 @@ async def test_replayed_corpus_logs_get_their_labelled_decision(
 
         wrong: list[str] = []
         for replayed, record in results:
-            label = tune[replayed.name]
+            label = replayed.label
             if record is None:  # a healthy job that completed: nothing to decide
                 continue
             allocated = list(record.nodes)

@@ -181,9 +181,11 @@ while step < args.steps:
         lam = 0.7
         perm = torch.randperm(x.size(0)); x = lam * x + (1 - lam) * x[perm]
         yin = lam * y.float() + (1 - lam) * y[perm].float()   # soft labels
+    tf = time.time()
     with torch.autocast("cpu", dtype=torch.float16, enabled=args.amp_fp16):
         out = fwd(x, yin)
         loss = F.cross_entropy(out.float(), y)
+    tf = time.time() - tf
     opt.zero_grad(set_to_none=True)
     if scaler:
         old = scaler.get_scale()
@@ -195,18 +197,18 @@ while step < args.steps:
     step += 1; seen += x.size(0) * world
     dt = time.time() - ts
     if args.per_rank_times:
-        tt = torch.tensor([dt]); outl = [torch.zeros(1) for _ in range(world)]; dist.all_gather(outl, tt)
+        tt = torch.tensor([tf]); outl = [torch.zeros(1) for _ in range(world)]; dist.all_gather(outl, tt)
         per = [o.item() for o in outl]
     if step % args.log_every == 0:
         el = time.time() - t0
         msg = "step %d/%d loss %.4f | %.1f samples/s | step_time %.3fs" % (step, args.steps, loss.item(), seen / el, el / args.log_every * (seen and 1))
         if args.per_rank_times:
-            msg += " | per-rank step time " + " ".join("r%d=%.3fs" % (i, v) for i, v in enumerate(per))
+            msg += " | per-rank fwd time " + " ".join("r%d=%.3fs" % (i, v) for i, v in enumerate(per))
         if scaler: msg += " | loss_scale %.0f" % scaler.get_scale()
-        if rank == 0 or args.per_rank_times is False:
+        if rank == 0 or not args.per_rank_times:
             log.info(msg)
         if args.metrics_url and rank == 0:
-            post_metrics(step, loss.item(), seen / el)
+            threading.Thread(target=post_metrics, args=(step, loss.item(), seen / el), daemon=True).start()
         t0 = time.time(); seen = 0
     if args.eval_every and step % args.eval_every == 0:
         te = time.time(); acc = evaluate()

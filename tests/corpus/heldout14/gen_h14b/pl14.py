@@ -19,6 +19,7 @@ p.add_argument("--deadlock-at", type=int, default=-1)  # rank 1 deadlocks on two
 p.add_argument("--width", type=int, default=256)
 p.add_argument("--resume", default="")
 p.add_argument("--workers", type=int, default=0)
+p.add_argument("--pg-timeout", type=float, default=0)  # seconds; DDPStrategy(timeout=...)
 args = p.parse_args()
 rank = int(os.environ.get("RANK", 0))
 logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
@@ -75,7 +76,10 @@ class StepLog(Callback):
 
 ckpt = ModelCheckpoint(dirpath=args.ckpt_dir, monitor=args.ckpt_monitor, mode="min", save_top_k=2, save_last=True,
                        filename="step{step}-{val_loss:.3f}", auto_insert_metric_name=False)
-tr = L.Trainer(accelerator="cpu", devices=2, strategy="ddp", max_steps=args.max_steps, val_check_interval=args.val_every,
+import datetime
+from lightning.pytorch.strategies import DDPStrategy
+strat = DDPStrategy(timeout=datetime.timedelta(seconds=args.pg_timeout)) if args.pg_timeout else "ddp"
+tr = L.Trainer(accelerator="cpu", devices=2, strategy=strat, max_steps=args.max_steps, val_check_interval=args.val_every,
                check_val_every_n_epoch=None, limit_val_batches=10, log_every_n_steps=args.log_every,
                logger=CSVLogger("logs", name="pl14"), callbacks=[ckpt, StepLog()], enable_progress_bar=args.bar,
                enable_model_summary=True)

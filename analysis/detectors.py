@@ -72,12 +72,12 @@ __all__ = [
 # A bare "No space left on device" from a non-Python tool, with no "error" on its line, is not
 # seen: the failing write also fails the job's own code, which reports it.
 # "step: 10", "step=25,", "Step 5/100", "global step 20:", "[step 100]", "step 7 |", "step 25
-# loss 38.7": a step counter followed by a report's separator or a metric's name ("step 12
-# micro-batch 3" and "..., step 1" at a debug line's end are none).
+# loss 38.7", JSON's '"step": 500,': a step counter followed by a report's separator or a
+# metric's name ("step 12 micro-batch 3" and "..., step 1" at a debug line's end are none).
 # Spaces and tabs only, never \s: over a block of lines a match must not run into the next.
 _STEP_REPORT_RE = (
-    r"(?i:step)[ \t]*[:=#]?[ \t]*\d+(?:[ \t]*[:/,|\]]|[ \t]+(?i:loss|lr\b|learning|tok|time|ppl"
-    r"|perplexity|acc|grad|throughput|samples|epoch|mfu|tps))"
+    r"(?i:step)[\"']?[ \t]*[:=#]?[ \t]*\d+(?:[ \t]*[:/,|\]]|[ \t]+(?i:loss|lr\b|learning|tok|time"
+    r"|ppl|perplexity|acc|grad|throughput|samples|epoch|mfu|tps))"
 )
 
 
@@ -230,11 +230,14 @@ def next_candidate(data: bytes, pos: int) -> int:
 
 # Progress lines are the most frequent interesting lines, so fields are found with str.find and
 # read with an anchored match at that spot (several times cheaper than a regex search each).
-_NUM_AFTER_ITERATION = re.compile(r"\s*[:=#]?\s*(\d+)")  # "iteration 30/..", "iteration=30"
+# A key may be quoted: a JSON-lines metrics logger's {"step": 500, "loss": 0.09, ...}, a Python
+# dict's {'loss': 0.09, ...} (Hugging Face's log records).
+# "iteration 30/..", "iteration=30"
+_NUM_AFTER_ITERATION = re.compile(r"""["']?\s*[:=#]?\s*(\d+)""")
 _NUM_AFTER_TFLOP = re.compile(r"[^:=|]{0,40}[:=]\s*([\d.]+)")  # "TFLOP/s/GPU): 386.7"
 _NUM_AFTER_LOSS = re.compile(  # "lm loss: 2.3E+00", "loss value: nan", "train_loss=inf",
     # nanoGPT's "iter 3010: loss nan, time ..." (a space only)
-    r"(?: value)?(?:\s*[:=]\s*|[ \t]+)"
+    r"""(?: value)?["']?(?:\s*[:=]\s*|[ \t]+)"""
     r"([-+]?(?:[Nn]a[Nn]|[Ii]nf|[\d.]+(?:[eE][-+]?\d+)?))(?![A-Za-z])"
 )
 _NUM = re.compile(r"\s*([\d.]+)")
@@ -271,7 +274,8 @@ def _field(text: str, key: str, pattern: re.Pattern[str], tries: int = 3) -> str
 # Other frameworks' step counters: torchtitan "step: 10", DeepSpeed "step=25", nanoGPT
 # "iter 100:", Lightning/HF "global step 20", "Step 5/100", and a tqdm bar's "| 20/45 [".
 _STEP = re.compile(
-    r"(?:\b(?:global[_ ])?step|\biter)\s*[:=#]?\s*(?P<n>\d+)\b(?!\s*%)|\|\s*(?P<bar>\d+)/\d+ \["
+    r"""(?:\b(?:global[_ ])?step|\biter)["']?\s*[:=#]?\s*(?P<n>\d+)\b(?!\s*%)"""
+    r"|\|\s*(?P<bar>\d+)/\d+ \["
 )
 # PyTorch's examples: "Train Epoch: 2 [2560/60000 (4%)]": the samples seen, counted on across
 # epochs ((epoch - 1) x total + seen), so that the count only grows.

@@ -149,7 +149,7 @@ _PREEMPTION = re.compile(
     # at a job that had hung: what it stopped says more than the signal.
     r"|Received (?:Signals\.)?(?:SIGTERM|SIGHUP|15|1) death signal|\breceived (?:signal )?SIGTERM\b"
     r"|Received signal 15\b|\bgot signal: (?:15|1)\b"
-    r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]"
+    r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]|\breceived (?:signal )?SIGUSR[12]\b"
     # the shell's word for a process killed by SIGUSR1/2: what LSF sends at its run limit and
     # Slurm's --signal before the time limit
     r"|^User defined signal [12]$"
@@ -501,8 +501,11 @@ _TRANSPORT = re.compile(
     # NCCL's socket transport ("Net : Connect to 10.0.0.2<52061> failed : No route to host") and
     # its topology search across the node's links ("Failed to find reverse path from remNode")
     r"|Connect to \S+ failed|Failed to find reverse path"
-    # gloo forming its TCP mesh between the ranks' hosts
-    r"|connectFullMesh failed"
+    # gloo forming its TCP mesh between the ranks' hosts, and its TCP pairs failing
+    # ("pair.cc:611] Connect timeout [10.0.0.2]:27023", "Read error [10.0.0.2]:6046: Software
+    # caused connection abort": ECONNABORTED, the local end gave up on the connection)
+    r"|connectFullMesh failed|\] Connect timeout \[|\] (?:Read|Write) error \[\S+\]:\d+: [^.]+"
+    r"|Software caused connection abort"
     r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)",
     re.IGNORECASE,
 )
@@ -546,7 +549,10 @@ _RENDEZVOUS = re.compile(
 _PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
 # A transport error that says only that the other end closed: its process may have died (its
 # own line says why), or the link failed.
-_PEER_LOSS = re.compile(r"Connection reset|closed by (?:remote )?peer|Broken pipe", re.IGNORECASE)
+_PEER_LOSS = re.compile(
+    r"Connection reset|closed by (?:remote )?peer|Broken pipe|Software caused connection abort",
+    re.IGNORECASE,
+)
 
 
 def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | None:
@@ -590,6 +596,7 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                           detail=kind, victim=True)  # fmt: skip
     m = _TRANSPORT.search(text)
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
+                          or "nccl" in text  # TensorFlow's "ncclCommInitRank failed: ..."
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
                           or "Dist" in text or "Proxy" in text or "Net :" in text
                           or "libfabric" in text or "UCX" in text

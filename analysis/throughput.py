@@ -129,18 +129,20 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("step_time", ("elapsed time per iteration",),
      re.compile(r"elapsed time per iteration \(ms\):\s*([\d.]+)"), True),
     ("tflops", ("TFLOP", "tflops"),
-     re.compile(r"TFLOP/?s(?:/GPU)?\)?\s*[:=]\s*([\d.]+)|\btflops\s*[:=]\s*([\d.]+)"), False),
-    ("mfu", ("mfu", "MFU", "Mfu"), re.compile(r"\bmfu\b\s*[:=]?\s*([\d.]+)\s*%?", re.IGNORECASE),
+     re.compile(r"""TFLOP/?s(?:/GPU)?\)?\s*[:=]\s*([\d.]+)|\btflops["']?\s*[:=]\s*([\d.]+)"""),
      False),
+    # (a key may be quoted: JSON-lines metrics, Python dicts)
+    ("mfu", ("mfu", "MFU", "Mfu"),
+     re.compile(r"""\bmfu\b["']?\s*[:=]?\s*([\d.]+)\s*%?""", re.IGNORECASE), False),
     ("tokens", ("tps", "tok"), re.compile(
-        r"\btps\s*[:=]\s*([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"
-        r"|tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?\s*[:=]\s*([\d,.]+)"
+        r"""\btps["']?\s*[:=]\s*([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"""
+        r"""|tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*([\d,.]+)"""
         r"|(?<![\w.,+-])([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b(?!\s*[:=])"),
      False),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
                  "wps"), re.compile(
         r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)|samples?[/_ ]per[_ ]s(?:ec"
-        r"(?:ond)?)?\s*[:=]\s*([\d.]+)"
+        r"""(?:ond)?)?["']?\s*[:=]\s*([\d.]+)"""
         # a number before the unit is its own, not the end of another value ("lr=5.00e-04
         # samples/s=1069.6" is no "04 samples/s")
         r"|(?<![\w.,+-])([\d,.]+)\s*samples?/s(?:ec)?\b(?!\s*[:=])|samples/s(?:ec)?\s*[:=]\s*"
@@ -151,6 +153,8 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("step_time", ("time", "dt"), re.compile(
         r"\b(?:time|dt|step_time|iter time|iteration time|time per step)\s*[:=]?\s*([\d.]+)"
         r"\s*ms\b"), True),
+    ("step_time", ("_ms",), re.compile(r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*"""
+                                      r"([\d.]+)"), True),
     ("step_time", ("ms/", "sec/batch"), re.compile(
         r"([\d.]+)\s*(?:ms/step|ms/it)\b|([\d.]+)\s*sec/batch"), True),
 )  # fmt: skip

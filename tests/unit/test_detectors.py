@@ -282,6 +282,12 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("E0827 23:43:41.200122   39475 synchronous_driver.cc:820] [/dev/accel0 tpu1013:pe1:0] !!!! FATAL ERROR !!!! for [/dev/accel0 tpu1013:pe1:0] , fatal_error: true", "accelerator_fatal", "GPU", True, (), True, True, False, False),
     ("(Actor pid=8249) Refer to the documentation on how to address the out of memory issue: https://docs.ray.io/en/latest/ray-core/scheduling/ray-oom-prevention.html. Consider provisioning more memory on this node or reducing task parallelism", "host_oom", "NODE", False, (), True, False, False, False),
     ("1: ERROR:megatron.core.rerun_state_machine:Rank 1, node node2, device 0, iteration #14: First rerun: unexpected result is reproducible within the tolerance (tensor(nan) = tensor(nan)). Need to rerun on a different GPU", "megatron_rerun_suspect", "GPU", False, ("node2",), True, True, False, False),
+    # round 14 (heldout13's misses as classes): gloo's TCP pairs; NCCL's error inside another
+    # framework's exception; a program's own "received SIGUSR1" before the time limit
+    ("RuntimeError: [/nfs/caffe2/third_party/gloo/gloo/transport/tcp/pair.cc:611] Connect timeout [172.17.27.13]:27023", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("[rank1]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error [127.0.0.1]:56045: Software caused connection abort. This is typically caused by a remote worker hanging or bugs in the application.", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("tensorflow.python.framework.errors_impl.UnknownError:  ncclCommInitRank failed: unhandled system error", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("2026-11-24 00:18:56.942 WARNING [rank1] lm13: received SIGUSR1: job is about to reach its time limit, will checkpoint and exit", "preempted", "SCHEDULER", False, (), True, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
@@ -550,6 +556,10 @@ def test_traceback_state_is_bounded() -> None:
         # a tqdm bar, then HF Trainer's log record on the same line: the bar is the report
         (" 25%|##5       | 50/200 [00:22<00:58,  2.56it/s]\r                 \r{'loss': '6.152', "
          "'epoch': '0.25', 'train_runtime': '22.35'}", 50, None, None, None, None),
+        # a JSON-lines metrics logger's record, a Python dict's: the keys quoted
+        ('{"ts": 1795479184.34, "step": 500, "loss": 0.0982, "tokens_per_s": 6707.7, "step_ms": '
+         '152.7, "mfu": 0.054}', 500, None, 0.0982, None, None),
+        ("{'iteration': 20, 'loss': nan, 'grad_norm': nan}", 20, None, math.nan, None, None),
     ],
 )  # fmt: skip
 def test_parse_progress(

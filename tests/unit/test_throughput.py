@@ -149,6 +149,10 @@ def nanogpt(step: int, ms: float) -> str:
     return f"iter {step}: loss 2.1234, time {ms:.2f}ms, mfu 30.12%"
 
 
+def json_lines(step: int, rate: float) -> str:
+    return f'{{"step": {step}, "loss": 0.09, "tokens_per_s": {rate}, "mfu": 0.24}}'
+
+
 def tqdm(step: int, rate: float) -> str:
     return f"\r 44%|####4     | {step}/450 [00:10<00:10, {rate:.2f}it/s]"
 
@@ -160,8 +164,9 @@ def tqdm(step: int, rate: float) -> str:
         (deepspeed, 1290.0, 610.0),
         (nanogpt, 50.0, 140.0),  # a time per step: higher is slower
         (tqdm, 33.0, 12.0),
+        (json_lines, 30000.0, 6600.0),
     ],
-    ids=["torchtitan tps", "DeepSpeed samples/s", "nanoGPT ms per step", "tqdm it/s"],
+    ids=["torchtitan tps", "DeepSpeed samples/s", "nanoGPT ms per step", "tqdm it/s", "JSON"],
 )
 def test_other_frameworks_throughput(make: Any, healthy: float, slow: float) -> None:
     steady = [make(i, healthy * (1 + 0.03 * (i % 3))) for i in range(1, 21)]
@@ -199,6 +204,9 @@ def test_a_resumed_bars_rate_counts_no_restored_step() -> None:
         ("step 10: loss=1.3832 lr=5.00e-04 samples/s=1069.6", ("samples", 1069.6)),
         ("lr 3e-4 | 1200 tok/s", ("tokens", 1200.0)),
         ("| 1,200 examples/sec | lr 1e-05", ("samples", 1200.0)),
+        ('{"step": 50, "tokens_per_s": 30690.9}', ("tokens", 30690.9)),  # quoted keys: JSON
+        ("{'step': 50, 'samples_per_second': 12.5}", ("samples", 12.5)),
+        ('{"step": 50, "step_ms": 33.4}', ("step_time", 1 / 33.4)),
     ],
 )
 def test_a_reading_is_its_own_number_not_the_value_before_it(

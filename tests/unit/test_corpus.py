@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout13/) and a held-out set
-(heldout14/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout14/) and a held-out set
+(heldout15/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -143,6 +143,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout11": (38, 21, 29, 0),  # 0.80/0.68/0.71, 1 of 9
     "heldout12": (34, 20, 27, 0),  # 0.72/0.50/0.63, 2 of 9; after round 13: 0.87/0.91/0.90, 0
     "heldout13": (37, 21, 33, 1),  # 0.88/0.68/0.83, 2 of 5; after round 14: 0.93/0.84/0.94, 1
+    "heldout14": (33, 14, 22, 0),  # 0.85/0.54/0.68, 0 of 8; after round 14: 0.85/0.58/0.71, 0
 }
 
 
@@ -160,17 +161,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout14/ as measured once before round 14's rules (0.85/0.54/0.68, no false alarm of
-    8) and once after them (one attribution and one requeue verdict more): a later change that
-    loses ground on the held-out set fails here, without listing any miss."""
-    m = metrics(score_split("heldout14"))
-    assert m.anomaly.hits >= 33, m.anomaly  # of 39: 0.85
-    assert m.attribution.hits >= 14, m.attribution  # of 24: 0.58
-    assert m.requeue.hits >= 22, m.requeue  # of 31: 0.71
-    assert m.false_alarms == 0  # of 8
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -199,19 +189,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout13/ became tuning data when heldout14/ began to be drawn; it is no longer refused."""
+    """heldout14/ became tuning data when heldout15/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout12", "heldout13"} <= set(TUNING)
-    assert not {"heldout12", "heldout13"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout14",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout13", "heldout14"} <= set(TUNING)
+    assert not {"heldout13", "heldout14"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

@@ -71,7 +71,8 @@ INCOMING = CORPUS / "incoming"
 # (mostly job output committed to public repositories). "heldout9" is the ninth, drawn after
 # heldout8/ had been used to write rules, the same way; "heldout10" the tenth, after heldout9/;
 # "heldout11" the eleventh, after heldout10/; "heldout12" the twelfth, after heldout11/;
-# "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/.
+# "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/;
+# "heldout15" the fifteenth, after heldout14/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -88,6 +89,7 @@ SPLITS = {
     "heldout12": CORPUS / "heldout12",
     "heldout13": CORPUS / "heldout13",
     "heldout14": CORPUS / "heldout14",
+    "heldout15": CORPUS / "heldout15",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -149,6 +149,7 @@ _TOKENS = (
     "iverged",
     "Invalid loss",  # Keras TerminateOnNaN: "Batch 12: Invalid loss, terminating training"
     "IBV_WC",
+    "endpoint is not connected",  # ENOTCONN: a socket's, or a FUSE mount's (with its path)
     "rerun on a different",  # Megatron: "... is reproducible ... Need to rerun on a different GPU"
     "collective mismatch",  # gloo: "Is there a distributed collective mismatch in your code?"
     "mismatch between collectives",  # c10d's TORCH_DISTRIBUTED_DEBUG=DETAIL check

@@ -150,6 +150,9 @@ _PREEMPTION = re.compile(
     r"|Received (?:Signals\.)?(?:SIGTERM|SIGHUP|15|1) death signal|\breceived (?:signal )?SIGTERM\b"
     r"|Received signal 15\b|\bgot signal: (?:15|1)\b"
     r"|\bcaught signal SIGUSR[12]\b|Caught signal SIGUSR[12]|\breceived (?:signal )?SIGUSR[12]\b"
+    # torch elastic's record of a worker a SIGUSR1/2 ended ("Signal 10 (SIGUSR1) received by PID
+    # 18523"): nothing in the job sends those; Slurm's --signal and LSF do
+    r"|Signal 1[02] \(SIGUSR[12]\) received by PID"
     # the shell's word for a process killed by SIGUSR1/2: what LSF sends at its run limit and
     # Slurm's --signal before the time limit
     r"|^User defined signal [12]$"
@@ -567,6 +570,11 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
     is_nccl = "NCCL" in text
     if is_nccl and "WARN" in text and _NCCL_BENIGN.search(text):
         return None
+    if is_nccl and "Failed to find CUDA library" in text:
+        # NCCL cannot load libcuda (a container or WSL without the driver's library on its
+        # path): its initialisation fails next, on every node, on every attempt.
+        return Signal("nccl_setup", APPLICATION, "NCCL: the CUDA driver library is missing",
+                      line, False, nodes, rank)  # fmt: skip
     m = _NCCL_IB.search(text)
     if m is not None:
         # IB error 12 is IBV_WC_RETRY_EXC_ERR (transport retries exhausted): a link or a peer.
@@ -755,7 +763,7 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("host_oom", NODE, f"host out of memory: {m.group(0)}", line, False,
                           nodes, rank, True, detail=m["proc"] or "")  # fmt: skip
-    if "shared memory object" in text and "unable to " in text:
+    if ("shared memory object" in text or "shared memory(shm)" in text) and "unable to " in text:
         # PyTorch's DataLoader cannot map its /dev/shm segment: the node's shared memory, as
         # with the workers' bus errors below.
         return Signal("shm_exhausted", NODE, f"shared memory: {text.strip()[:150]}", line, False,
@@ -884,11 +892,12 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
 # --- storage ----------------------------------------------------------------------------------
 
 _STORAGE = re.compile(
-    r"(?P<eio>Input/output error|\[Errno 5\]|EIO\b|Remote I/O error|\[Errno 121\])"
+    # (an errno's name is a word of its own: "imageio/" holds no EIO)
+    r"(?P<eio>Input/output error|\[Errno 5\]|\bEIO\b|Remote I/O error|\[Errno 121\])"
     # TensorFlow reports ENOSPC/EDQUOT as RESOURCE_EXHAUSTED on the file's path
-    r"|(?P<enospc>No space left on device|\[Errno 28\]|ENOSPC|Resource exhausted: /)"
-    r"|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|ESTALE)"
-    r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|EDQUOT)"
+    r"|(?P<enospc>No space left on device|\[Errno 28\]|\bENOSPC|Resource exhausted: /)"
+    r"|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|\bESTALE)"
+    r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|\bEDQUOT)"
     r"|(?P<erofs>Read-only file system|\[Errno 30\])"
     r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
@@ -924,6 +933,11 @@ def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal
         return None  # a communication library's errno (UCX's remote key), not a file's
     if m.lastgroup in ("fs", "ckptop") and (_NOT_STORAGE.search(text) or "Not found:" in text):
         return None
+    if m.lastgroup == "fs" and "endpoint is not connected" in m.group(0) and "what():" in text:
+        # ENOTCONN is a FUSE mount's gone (Python's OSError on a file) or a socket's: a C++
+        # std::system_error's what() is the process group's connection to its peer.
+        return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
+                      False, names.find(text), rank, True)  # fmt: skip
     which = m.lastgroup or "io"
     return Signal(f"storage_{which}", STORAGE, f"storage error: {m.group(0)[:120]}", line,
                   False, names.find(text), rank, True)  # fmt: skip
@@ -1135,10 +1149,14 @@ _EXCEPTION = re.compile(
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit|Failure"
     r"|Warning|Timeout))(?::\s*(?P<msg>.*))?$"
 )
+# Inside a traceback, its exception line names a class of any name, qualified by its module
+# ("torch._dynamo.exc.Unsupported: ...", "omegaconf.errors.MissingMandatoryValue: ...").
+_QUALIFIED_EXCEPTION = re.compile(r"(?P<type>(?:[a-z_]\w*\.)+[A-Z]\w*)(?::\s+(?P<msg>.*)|:?$)")
 # A line that is nothing but an exception report (no traceback header before it, or the header
-# cut away): `RuntimeError: ...`, `torch.distributed.DistBackendError: ...`, `Exception: ...`.
+# cut away): `RuntimeError: ...`, `torch.distributed.DistBackendError: ...`, `Exception: ...`;
+# in a pasted log perhaps in Markdown bold (`**RuntimeError: ...**`).
 _BARE_EXCEPTION = re.compile(
-    r"^\s*(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure|Failed)"
+    r"^\s*(?:\*\*)?(?:E\s+)?(?P<type>(?:[a-z_][\w]*\.)*(?:[A-Z]\w*(?:Error|Exception|Failure|Failed)"
     r"|Exception))(?: \(see above for traceback\))?(?P<sep>:\s|:$|$)(?P<msg>.*)$"
 )
 # argparse refusing the command line ("train.py: error: argument --fp16: ...", exit 2): the
@@ -1314,7 +1332,9 @@ class Traceback:
             self._open[key] = (head, seen + 1, http)
             self.consumed = True
             return None
-        m = _EXCEPTION.match(stripped)
+        if stripped[:2] == "**":  # a pasted log's Markdown bold around the line
+            stripped = stripped.strip("*").strip()
+        m = _EXCEPTION.match(stripped) or _QUALIFIED_EXCEPTION.match(stripped)
         if m is None:
             self._open[key] = (head, seen + 1, http)
             return None

@@ -144,7 +144,6 @@ class LogEngine:
         self._pending_fatal = False  # a pending signal is fatal (not only a warning)
         self._pending_iteration: int | None = None
         self._reports_since_pending = 0
-        self._survived: deque[Signal] = deque(maxlen=16)
         # A stop from outside (SIGTERM, preemption) that training went on after, and when it
         # came: the job spends its grace period saving, then ends of it (see final_finding).
         self._stopped: tuple[Signal, float] | None = None
@@ -835,8 +834,7 @@ class LogEngine:
                     stop = next((s for s in self._signals if s.outside_stop), None)
                     if stop is not None:
                         self._stopped = (stop, self._pending_since)
-                self._survived.extend(self._signals)  # training went on: not fatal
-                self._signals.clear()
+                self._signals.clear()  # training went on: not fatal
                 self._pending_since = None
                 self._pending_fatal = False
         return self._nan_check(progress, line)
@@ -1107,7 +1105,6 @@ class LogEngine:
         kept = [s for s in self._signals if s.fatal or s.name not in _NCCL_TRANSPORT_WARNINGS]
         if len(kept) == len(self._signals):
             return
-        self._survived.extend(s for s in self._signals if s not in kept)
         self._signals = kept
         if not kept:
             self._pending_since = None

@@ -10,6 +10,7 @@ stop, the nodes excluded) must equal the log's label. Timeouts are scaled like t
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import subprocess
 import sys
@@ -48,7 +49,10 @@ class Replayed:
 
     @property
     def label(self) -> dict[str, Any]:
-        return labels(self.split)[self.name]
+        return _labels(self.split)[self.name]
+
+
+_labels = functools.cache(labels)  # each split's labels.json read once, not per access
 
 
 # At least two logs per class, real runs and public excerpts, one, two and four nodes.

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout14/) and a held-out set
-(heldout15/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout15/) and a held-out set
+(heldout16/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -144,6 +144,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout12": (34, 20, 27, 0),  # 0.72/0.50/0.63, 2 of 9; after round 13: 0.87/0.91/0.90, 0
     "heldout13": (37, 21, 33, 1),  # 0.88/0.68/0.83, 2 of 5; after round 14: 0.93/0.84/0.94, 1
     "heldout14": (35, 21, 27, 0),  # 0.85/0.54/0.68, 0 of 8; after round 15: 0.90/0.88/0.87, 0
+    "heldout15": (20, 8, 15, 1),  # 0.80/0.73/0.79, 1 of 6 before and after round 15
 }
 
 
@@ -161,17 +162,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout15/ as measured once before round 15's rules and once after them (the same:
-    0.80/0.73/0.79, 1 false alarm of 6): a later change that loses ground on the held-out set
-    fails here, without listing any miss."""
-    m = metrics(score_split("heldout15"))
-    assert m.anomaly.hits >= 20, m.anomaly  # of 25: 0.80
-    assert m.attribution.hits >= 8, m.attribution  # of 11: 0.73
-    assert m.requeue.hits >= 15, m.requeue  # of 19: 0.79
-    assert m.false_alarms <= 1  # of 6
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -200,19 +190,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout14/ became tuning data when heldout15/ began to be drawn; it is no longer refused."""
+    """heldout15/ became tuning data when heldout16/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout13", "heldout14"} <= set(TUNING)
-    assert not {"heldout13", "heldout14"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout15",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout14", "heldout15"} <= set(TUNING)
+    assert not {"heldout14", "heldout15"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

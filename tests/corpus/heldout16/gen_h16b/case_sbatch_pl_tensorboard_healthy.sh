@@ -1,6 +1,6 @@
 #!/bin/bash
 # NONE: Lightning DDP job (sbatch, srun -l, 2 nodes), TensorBoard logger, ModelCheckpoint every 100 steps, TQDM bar;
-# nothing injected (noise: Lightning's PossibleUserWarning about DataLoader workers, deprecation warnings, SLURM
+# nothing injected (noise: a deprecation warning, the SLURM
 # auto-requeue message).
 CASE=sbatch_pl_healthy; source "$(dirname "$0")/common.sh"
 cat > job.sh <<EOS

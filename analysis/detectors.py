@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from typing import NamedTuple
 
 import re2
@@ -80,6 +81,14 @@ _STEP_REPORT_RE = (
     r"|ppl|perplexity|acc|grad|throughput|samples|epoch|mfu|tps))"
 )
 
+# A metrics logger that prints CSV: a header once ("step,epoch,loss,lr,step_ms,tokens_per_s"),
+# then one row of numbers per report ("40,0,3.2582,3.00e-03,19.6,52238"). Whole lines (an srun
+# label allowed), spaces and tabs only: the prefilter runs these over many lines at once.
+CSV_HEADER_RE = (
+    r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?[A-Za-z_][\w/.-]*(?:,[ \t]?[A-Za-z_][\w/.-]*){2,}[ \t]*$)"
+)
+CSV_ROW_RE = r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?[-+]?\d[\w.+-]*(?:,[ \t]?[\w.+-]*){2,}[ \t]*$)"
+
 
 _TOKENS = (
     *RESTARTER_TOKENS,  # an in-job restarter's lines (NVRx ft_launcher)
@@ -108,6 +117,7 @@ _TOKENS = (
     "xception",
     "imed out",
     "imeout",
+    "imes out",  # HCCL's "EI0006: ... Getting socket times out"
     "illed",
     "TERM_",
     "alltime",
@@ -184,6 +194,7 @@ _TOKENS = (
     "tokens/s",
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
+    "Train: ",  # timm: "Train: 3 [ 150/1251 ( 12%)]  Loss: 3.12 (3.20)  Time: 0.312s, 3283.02/s"
     # Checkpoint forms without "heckpoint": "Saving current state to", "Loading states from",
     # "Writing model shards", and the ends of training that complete a save begun before them.
     "Training completed",
@@ -211,8 +222,11 @@ def may_matter(line: str) -> bool:
 # MB/s) finds the next line that may matter (`LogEngine.feed_block`), and `may_matter` asks it of
 # one line. RE2 on bytes: its str API re-maps offsets and is 5x slower.
 TOKEN_SEARCH = re2.compile(
-    ("|".join(map(re.escape, _TOKENS)) + "|" + _STEP_REPORT_RE + "|" + HEADER_RE).encode()
-)
+    (
+        "|".join(map(re.escape, _TOKENS))
+        + "|" + _STEP_REPORT_RE + "|" + HEADER_RE + "|" + CSV_HEADER_RE + "|" + CSV_ROW_RE
+    ).encode()
+)  # fmt: skip
 
 
 def next_candidate(data: bytes, pos: int) -> int:
@@ -281,12 +295,16 @@ _STEP = re.compile(
 # PyTorch's examples: "Train Epoch: 2 [2560/60000 (4%)]": the samples seen, counted on across
 # epochs ((epoch - 1) x total + seen), so that the count only grows.
 _TRAIN_EPOCH = re.compile(r"Train Epoch: (?P<epoch>\d+) \[(?P<seen>\d+)/(?P<total>\d+) \(")
+# timm's train.py: "Train: 3 [ 150/1251 ( 12%)]  Loss: 3.12 (3.20)  Time: 0.312s, 3283.02/s
+# (0.320s, 3200.11/s)  LR: 1.000e-03  Data: 0.010 (0.012)": epoch (from 0), its batch, its batches,
+# and the samples per second of the last step.
+_TIMM_TRAIN = re.compile(r"\bTrain: (?P<epoch>\d+) \[\s*(?P<n>\d+)/(?P<total>\d+) \(")
 # A tqdm bar's redraw: "| 52/200 [00:23<00:59,  2.49it/s]"; Lightning's names its epoch, whose
 # batches it counts from 0 again: "Epoch 2:  50%|#####     | 50/100 [00:08<00:08,  5.83it/s]".
 _BAR = re.compile(r"\|\s*\d+/\d+ \[")
 _EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
-                   "/sec", "wps", "tok/s", "tokens/s", "rain Epoch:")  # fmt: skip
+                   "/sec", "wps", "tok/s", "tokens/s", "rain Epoch:", "Train: ")  # fmt: skip
 
 
 def _last_report(text: str) -> str:
@@ -324,6 +342,10 @@ def parse_progress(text: str) -> Progress | None:
         m = _TRAIN_EPOCH.search(text)
         if m is not None:
             iteration = str((int(m["epoch"]) - 1) * int(m["total"]) + int(m["seen"]))
+    if iteration is None and "Train: " in text:
+        m = _TIMM_TRAIN.search(text)
+        if m is not None:
+            iteration = str(int(m["epoch"]) * int(m["total"]) + int(m["n"]))
     tflops = _field(text, "TFLOP", _NUM_AFTER_TFLOP) if has_tflop else None
     elapsed = _field(text, _ELAPSED_KEY, _NUM, 1) if "elapsed" in text else None
     # Megatron's two readings are read already: the general patterns need not look for them.
@@ -367,6 +389,42 @@ def _float(text: str) -> float | None:
         return float(text)
     except ValueError:
         return None
+
+
+# --- metrics printed as CSV -----------------------------------------------------------------
+
+# (the header's and the rows' line patterns are with the prefilter's, above)
+_CSV_HEADER = re.compile(r"[A-Za-z_][\w/.-]*(?:,[ \t]?[A-Za-z_][\w/.-]*){2,}")
+_CSV_VALUE = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)", re.IGNORECASE)
+# The columns that count steps, as the progress grammar reads them.
+_CSV_STEP_COLUMNS = frozenset({"step", "steps", "global_step", "iter", "iteration", "iterations"})
+
+
+def csv_header(text: str) -> tuple[str, ...] | None:
+    """The columns of a CSV metrics header (`text` without its prefix) that counts steps."""
+    if _CSV_HEADER.fullmatch(text.strip()) is None:
+        return None
+    columns = tuple(c.strip().lower() for c in text.strip().split(","))
+    if not _CSV_STEP_COLUMNS.intersection(columns):
+        return None
+    # the step column under the name the progress grammar reads first
+    return tuple("step" if c in _CSV_STEP_COLUMNS else c for c in columns)
+
+
+def csv_progress(text: str, columns: Sequence[str]) -> Progress | None:
+    """The progress report in a CSV row under `columns` (its header), or None: the row is read
+    as the `name=value` record it is."""
+    values = text.strip().split(",")
+    if len(values) != len(columns):
+        return None
+    fields = []
+    for name, value in zip(columns, values, strict=True):
+        value = value.strip()
+        if value and _CSV_VALUE.fullmatch(value) is None:
+            return None
+        if value:
+            fields.append(f"{name}={value}")
+    return parse_progress(" ".join(fields))
 
 
 # --- phases other than training (a long silence is normal there) ---------------------------

@@ -69,6 +69,8 @@ from analysis.detectors import (
     Progress,
     Signal,
     Traceback,
+    csv_header,
+    csv_progress,
     detect_crash,
     exception_signal,
     may_matter,
@@ -194,6 +196,7 @@ class LogEngine:
         # Per-rank timings: a rank slow in its own work while the others wait (rank_balance.py).
         self._balance = RankBalance(settings.straggler_score, settings.straggler_rank_reports)
         self._table: RankTable | None = None  # a per-rank table being read
+        self._csv: tuple[str, ...] | None = None  # the columns of a CSV metrics header
         self._table_lines: deque[str] = deque(maxlen=4)
         self._throughput_settings = ThroughputSettings(
             warmup=settings.throughput_warmup,
@@ -575,6 +578,7 @@ class LogEngine:
                 [_signal_state(self._stopped[0]), self._stopped[1]] if self._stopped else None
             ),
             "restarter": self._restarter,
+            "csv": list(self._csv) if self._csv else None,
             "finish_telemetry_error": self._finish.telemetry_error,
             "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
             "throughput": {
@@ -628,6 +632,7 @@ class LogEngine:
             raw_stop = state.get("stopped")
             stopped = (_signal_from(raw_stop[0]), float(raw_stop[1])) if raw_stop else None
             finish = FinishWatch(bool(state.get("finish_telemetry_error")))
+            csv = tuple(str(c) for c in state["csv"]) if state.get("csv") else None
         except (TypeError, ValueError, KeyError, IndexError):
             return False
         self._first_line_at = first_line_at
@@ -660,6 +665,7 @@ class LogEngine:
         self._finished_at, self._finish = finished_at, finish
         self._stopped = stopped
         self._restarter = bool(state.get("restarter"))
+        self._csv = csv
         balance = state.get("balance")
         if isinstance(balance, list) and len(balance) == 3:
             rank, streak, confirmed = balance
@@ -716,6 +722,16 @@ class LogEngine:
         if self._open_save is not None and self._open_save[2] and TRAINING_DONE.search(line):
             self._close_save(at)  # training ended normally after the save: it went through
             return None
+        if "," in line:  # a metrics logger's CSV: its header, then rows of numbers
+            text = split_prefix(line)[2]
+            if self._csv is not None:
+                row = csv_progress(text, self._csv)
+                if row is not None:
+                    return self._on_progress(row, line, at)
+            columns = csv_header(text)
+            if columns is not None:
+                self._csv = columns
+                return None
         progress = parse_progress(line)
         if progress is not None:
             if (

@@ -342,9 +342,13 @@ _ECC = re.compile(
 )
 # A TPU's driver: "[/dev/accel0 tpu1013:pe1:0] !!!! FATAL ERROR !!!! ...", "Received Error
 # Interrupt! fatal: true", "... all pending programs will fail, and results may be corrupted".
+# An Ascend NPU's runtime that lost its device: "tsd client wait response fail, device response
+# code[1]. unknown device error.", "rtGetDevMsg execute failed, reason=[driver error:internal
+# error]".
 _ACCEL_FATAL = re.compile(
     r"!!!! FATAL ERROR !!!!|Received Error Interrupt! fatal: true"
     r"|error has occurred, all pending programs will fail"
+    r"|reason=\[driver error:[^\]]*\]|device response code\[\d+\]\. unknown device error"
 )
 _NVLINK = re.compile(
     r"NVLink (?:error|fatal|failure|training failed)|uncorrectable NVLink|NVSwitch"
@@ -434,7 +438,13 @@ def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
         if m is not None:
             return Signal("ecc", GPU, f"GPU memory error: {m.group(0)}", line, True, nodes,
                           rank, True, True)  # fmt: skip
-    if "!!!!" in text or "Interrupt!" in text or "pending programs" in text:
+    if (
+        "!!!!" in text
+        or "Interrupt!" in text
+        or "pending programs" in text
+        or "driver error" in text
+        or "device error" in text
+    ):
         m = _ACCEL_FATAL.search(text)
         if m is not None:
             return Signal("accelerator_fatal", GPU, f"accelerator fault: {m.group(0)}", line, True,
@@ -525,6 +535,9 @@ _NCCL_ERR = re.compile(
     r"|NCCL Error \d+|NCCL error)"
 )
 _NCCL_GENERIC = re.compile(r"NCCL (?:error|Error \d+)")
+# HCCL (Ascend's collectives) failing an operation: "OPS function error: HcclAllreduce, error code
+# is 6", "HCCL error in: ...". Its EI lines that follow say what failed (a peer that never came).
+_HCCL_ERR = re.compile(r"\bHccl[A-Z]\w*, error code is \d+|\bHCCL error\b")
 # A collective or rendezvous that never completed: the job hangs (the process may die of it
 # later, by its watchdog). The rank that reports it waited for another; it is not the cause.
 _COLLECTIVE_TIMEOUT = re.compile(
@@ -541,7 +554,11 @@ _COLLECTIVE_TIMEOUT = re.compile(
     # missing a task's heartbeats ("... heartbeat timeout. This indicates that the remote task
     # has failed, got preempted, or crashed"): nothing progresses, the cause is elsewhere
     r"|client socket has timed out after \d+ ?ms|Task \S+ heartbeat timeout"
-    r"|heartbeat timeout\. This indicates",
+    r"|heartbeat timeout\. This indicates"
+    # HCCL (Ascend's collectives): "EI0006: ... Getting socket times out. Reason: Remote Rank
+    # did not send the data in time", "EI0002: ... The wait execution of the Notify register
+    # times out": a collective whose peer never came
+    r"|\bEI\d{4}: .{0,200}?\btimes out\b|Remote Rank did not send the data in time",
 )
 # torch elastic's agent cannot reach its rendezvous store: the job makes no progress.
 _RENDEZVOUS = re.compile(
@@ -575,6 +592,11 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
         # path): its initialisation fails next, on every node, on every attempt.
         return Signal("nccl_setup", APPLICATION, "NCCL: the CUDA driver library is missing",
                       line, False, nodes, rank)  # fmt: skip
+    if "ccl" in text or "HCCL" in text:
+        m = _HCCL_ERR.search(text)
+        if m is not None:
+            return Signal("hccl_error", UNKNOWN, f"HCCL: {m.group(0)}", line, False, nodes, rank,
+                          detail=m.group(0), victim=True)  # fmt: skip
     m = _NCCL_IB.search(text)
     if m is not None:
         # IB error 12 is IBV_WC_RETRY_EXC_ERR (transport retries exhausted): a link or a peer.
@@ -946,12 +968,24 @@ def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal
 # --- the entry point --------------------------------------------------------------------------
 
 
+# A program that says, on the failure's own line, that it handled it and goes on ("trace for
+# step 50 not written: OSError(28, ...); continuing without it", "... failed, retrying in 5 s").
+_HANDLED = re.compile(
+    r"[;,.] (?:continuing|will retry|retrying|skipping)\b|\bcontinuing (?:without|anyway)\b",
+    re.IGNORECASE,
+)
+
+
 def detect_crash(line: str, names: NodeNames | None = None) -> Signal | None:
     """The failure signal on `line`, or None. Call only for lines that pass `may_matter`."""
     names = names or _NO_NAMES
     rank, _, text = split_prefix(line)
     signal = _detect(text, line, rank, names)
-    if signal is not None and signal.rank is None and rank is not None:
+    if signal is None:
+        return None
+    if not signal.immediate and not signal.hang and _HANDLED.search(text):
+        return None  # survivable, and the program says on the same line that it survived it
+    if signal.rank is None and rank is not None:
         signal = replace(signal, rank=rank)
     return signal
 

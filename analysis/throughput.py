@@ -149,6 +149,8 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
         r"([\d.]+)|(?<![\w.,+-])([\d,.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"),
      False),
     ("its", ("it/s",), re.compile(r"([\d.]+)\s*it/s\b"), False),
+    # timm's "Time: 0.312s, 3283.02/s": samples per second, unit unnamed
+    ("samples", ("Time: ",), re.compile(r"\bTime: [\d.]+s,\s*([\d.]+)/s\b"), False),
     ("step_time", ("s/it",), re.compile(r"([\d.]+)\s*s/it\b"), True),
     ("step_time", ("time", "dt"), re.compile(
         r"\b(?:time|dt|step_time|iter time|iteration time|time per step)\s*[:=]?\s*([\d.]+)"

@@ -89,6 +89,10 @@ REPLAYED = [
     # then SIGKILLed: 137), and a NaN stop printed under two rank prefixes (torchrun --tee)
     Replayed("h12b_fsdp_sigterm_deferred_then_sigkill.log", "exit:137", "heldout12"),
     Replayed("h12b_fsdp_sgd_grad_explosion_nan.log", "exit:1", "heldout12"),
+    # round 16's, live: a CSV metrics logger's rows, whose tokens/s fall for good (a straggler),
+    # and a caught ENOSPC the program says it went on from, in a run that then finished
+    Replayed("h15b_csv-rank1-data-fetch-straggler.log", "run", "heldout15"),
+    Replayed("h15b_srun-profiler-trace-enospc-healthy.log", "exit:0", "heldout15"),
 ]
 
 

@@ -914,3 +914,30 @@ def test_megatrons_suspect_gpu_names_the_node_its_exit_16_asks_to_leave() -> Non
                      " now. Please resume the job from the checkpoint to rerun the last iteration"
                      " and establish a diagnostic"], at=2.0)  # fmt: skip
     assert len(found) == 1 and found[0].category == "GPU" and found[0].culprit_nodes == ("node2",)
+
+
+def test_a_csv_metrics_logger_reports_progress_and_its_throughput() -> None:
+    """A header once, then rows of numbers: each row is a step (the job is training, not in
+    its set-up), and a sustained drop in its tokens/s column is a straggler."""
+    e = engine()
+    rows = ["0: step,epoch,loss,lr,step_ms,tokens_per_s"]
+    rows += [f"0: {40 * i},0,3.01,3.00e-03,19.5,{52000 + 500 * (i % 3)}" for i in range(1, 13)]
+    assert feed(e, rows, at=0.0) == [] and e.iteration == 480 and e.phase == "training"
+    state = e.export_state()
+    resumed = engine()  # a watch resumed elsewhere still reads the rows under that header
+    assert resumed.restore_state(json.loads(json.dumps(state)))
+    slow = [f"0: {40 * i},1,2.95,3.00e-03,29.0,{35000 + 300 * (i % 3)}" for i in range(13, 30)]
+    found = feed(resumed, slow, at=1.0)
+    assert resumed.iteration == 40 * 29
+    assert [f.kind for f in found] == [Observed.STRAGGLER], found
+
+
+def test_a_failure_the_program_says_it_went_on_from_is_none() -> None:
+    """A caught error on a line that says so ("...; continuing without it") is not pending: the
+    log may well end right after it, with training done."""
+    e = engine()
+    feed(e, [progress(1)], at=0.0)
+    line = ("0: WARNING profiler trace for step 2 not written: OSError(28, 'No space left on "
+            "device'); continuing without it")  # fmt: skip
+    assert feed(e, [line, progress(2)], at=1.0) == []
+    assert not e.pending

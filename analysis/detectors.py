@@ -404,11 +404,12 @@ def csv_header(text: str) -> tuple[str, ...] | None:
     """The columns of a CSV metrics header (`text` without its prefix) that counts steps."""
     if _CSV_HEADER.fullmatch(text.strip()) is None:
         return None
-    columns = tuple(c.strip().lower() for c in text.strip().split(","))
-    if not _CSV_STEP_COLUMNS.intersection(columns):
+    columns = tuple(c.strip() for c in text.strip().split(","))
+    if not _CSV_STEP_COLUMNS.intersection(c.lower() for c in columns):
         return None
-    # the step column under the name the progress grammar reads first
-    return tuple("step" if c in _CSV_STEP_COLUMNS else c for c in columns)
+    # the step column under the name the progress grammar reads first; the others as printed
+    # ("TFLOP/s" is read by its capitals)
+    return tuple("step" if c.lower() in _CSV_STEP_COLUMNS else c for c in columns)
 
 
 def csv_progress(text: str, columns: Sequence[str]) -> Progress | None:

@@ -655,6 +655,7 @@ def test_timms_rate_is_samples_per_second() -> None:
         ("epoch, iter, loss, samples_per_sec", "1, 300, nan, 812.5", 300, math.nan,
          {"samples": 812.5}),
         ("global_step,train_loss,lr", "1200,2.75,", 1200, 2.75, {}),
+        ("Iteration,loss,TFLOP/s", "30,2.34,386.7", 30, 2.34, {"tflops": 386.7}),
     ],
 )  # fmt: skip
 def test_csv_metrics_rows_are_progress(

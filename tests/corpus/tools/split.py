@@ -72,7 +72,8 @@ INCOMING = CORPUS / "incoming"
 # heldout8/ had been used to write rules, the same way; "heldout10" the tenth, after heldout9/;
 # "heldout11" the eleventh, after heldout10/; "heldout12" the twelfth, after heldout11/;
 # "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/;
-# "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/.
+# "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/;
+# "heldout17" the seventeenth, after heldout16/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -91,6 +92,7 @@ SPLITS = {
     "heldout14": CORPUS / "heldout14",
     "heldout15": CORPUS / "heldout15",
     "heldout16": CORPUS / "heldout16",
+    "heldout17": CORPUS / "heldout17",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

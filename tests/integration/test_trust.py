@@ -12,6 +12,7 @@ import contextlib
 import logging
 import os
 import pwd
+import re
 import shutil
 import signal
 import subprocess
@@ -95,7 +96,14 @@ async def workflow_state(ajr: AjrUnderTest, job_id: int, timeout: float = 30) ->
 
 
 async def test_slurmctld_outage_drops_no_job(start_ajr, slurm_cluster, workdir, sqlite_url) -> None:
-    """45 s of an unresponsive slurmctld with a healthy, a crashing and a finishing job."""
+    """45 s of an unresponsive slurmctld with a healthy, a crashing and a finishing job.
+
+    The outage is longer than the test cluster's SlurmdTimeout (30 s): when slurmctld comes back,
+    Slurm itself may find a node's last answer too old and requeue the jobs on it (NODE_FAIL), and
+    a job's completion waits for slurmstepd's next retry. What is ajr's is asserted without
+    exception: it acts on the crash, never on the healthy job, and loses no job. A restart
+    of the healthy job is accepted only when slurmctld's own log records that it did it.
+    """
     crash_trigger, finish_trigger = workdir / "crash-now", workdir / "finish-now"
     wait = "while [ ! -e {} ]; do sleep 0.2; done"
     async with start_ajr(sqlite_url, hang_timeout=300.0) as ajr:
@@ -130,21 +138,59 @@ async def test_slurmctld_outage_drops_no_job(start_ajr, slurm_cluster, workdir, 
         finally:
             os.kill(record.pid, signal.SIGCONT)
 
-        # The crash written during the outage is acted on once the controller is back.
-        requeued = await ajr.wait_for_job(
-            crashing, lambda j: j.restart_count >= 1, 90, "requeued after the outage"
-        )
-        assert requeued.restart_count == 1
-        assert (await ajr.outcome(finishing, timeout=60)).outcome is Outcome.COMPLETED
-        job = await ajr.job(healthy)
-        assert job.state is JobState.RUNNING and job.restart_count == 0  # never touched
-        status = await ajr.handle(healthy).query(JobRecoveryWorkflow.status)
-        assert status.outcome == "running", status
-        warnings = " ".join(status.warnings)
-        assert "Slurm unreachable" in warnings and "answers again" in warnings, status.warnings
-        crashed = await ajr.handle(crashing).query(JobRecoveryWorkflow.attempts)
-        assert [(r.attempt, r.observed, r.action) for r in crashed][:1] == [(0, "CRASH", "requeue")]
-        assert "during the outage" in " ".join(crashed[0].evidence)
+        slurmctld_log = slurm_cluster.cluster.slurmctld_log
+        try:
+            await _after_the_outage(ajr, healthy, crashing, finishing, slurmctld_log)
+        except AssertionError as failed:
+            raise AssertionError(f"{failed}\n{_slurm_record(slurmctld_log)}") from None
+
+
+# slurmctld's own words for requeueing a job it found on a node that stopped answering
+# (kill_running_job_by_node_ptr: "requeue JobId=N due to failure of node X") or missing from its
+# batch host when the node registered again
+_SLURM_RESTARTED = (
+    r"(?:[Rr]equeue|NODE_FAIL).*JobId={job}\b.*(?:failure of node|not responding)"
+    r"|JobId={job}\b.*missing from (?:batch )?node"
+)
+
+
+async def _after_the_outage(
+    ajr: AjrUnderTest, healthy: int, crashing: int, finishing: int, slurmctld_log: Path
+) -> None:
+    # The crash written during the outage is acted on once the controller is back.
+    requeued = await ajr.wait_for_job(
+        crashing, lambda j: j.restart_count >= 1, 90, "requeued after the outage"
+    )
+    crashed = await ajr.handle(crashing).query(JobRecoveryWorkflow.attempts)
+    assert [(r.attempt, r.observed, r.action) for r in crashed][:1] == [(0, "CRASH", "requeue")]
+    assert "during the outage" in " ".join(crashed[0].evidence)
+    # A completion slurmctld missed comes with slurmstepd's next retry (every 15 s).
+    assert (await ajr.outcome(finishing, timeout=120)).outcome is Outcome.COMPLETED
+    job = await ajr.job(healthy)
+    status = await ajr.handle(healthy).query(JobRecoveryWorkflow.status)
+    records = await ajr.handle(healthy).query(JobRecoveryWorkflow.attempts)
+    assert not any(r.acted for r in records), records  # ajr never touched the healthy job
+    assert status.outcome == "running", status  # and still manages it
+    warnings = " ".join(status.warnings)
+    assert "Slurm unreachable" in warnings and "answers again" in warnings, status.warnings
+    slurm_said = re.search(
+        _SLURM_RESTARTED.format(job=healthy), slurmctld_log.read_text(errors="replace")
+    )
+    if slurm_said is None:
+        assert job.state is JobState.RUNNING and job.restart_count == 0, job  # never touched
+        assert requeued.restart_count == 1, requeued
+    else:  # Slurm's own node timeout requeued it (asserted above: ajr did not)
+        logging.getLogger(__name__).warning("slurmctld restarted the job: %s", slurm_said[0])
+
+
+def _slurm_record(path: Path, lines: int = 60) -> str:
+    """slurmctld's log since the outage, for a failure message (what Slurm itself did)."""
+    try:
+        text = path.read_text(errors="replace").splitlines()
+    except OSError as exc:
+        return f"(no slurmctld log: {exc})"
+    wanted = [line for line in text if "debug" not in line and "missing socket" not in line]
+    return "slurmctld.log (last lines):\n" + "\n".join(wanted[-lines:])
 
 
 # --- 2. another user's symlink race never makes ajr read a root-only file ----------------------

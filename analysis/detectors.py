@@ -192,6 +192,7 @@ _TOKENS = (
     "wps",
     "tok/s",
     "tokens/s",
+    "_per_s",  # a Python dict's or JSON's "samples_per_second", "tokens_per_sec"
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
     "Train: ",  # timm: "Train: 3 [ 150/1251 ( 12%)]  Loss: 3.12 (3.20)  Time: 0.312s, 3283.02/s"
@@ -252,7 +253,7 @@ _NUM_AFTER_ITERATION = re.compile(r"""["']?\s*[:=#]?\s*(\d+)""")
 _NUM_AFTER_TFLOP = re.compile(r"[^:=|]{0,40}[:=]\s*([\d.]+)")  # "TFLOP/s/GPU): 386.7"
 _NUM_AFTER_LOSS = re.compile(  # "lm loss: 2.3E+00", "loss value: nan", "train_loss=inf",
     # nanoGPT's "iter 3010: loss nan, time ..." (a space only)
-    r"""(?: value)?["']?(?:\s*[:=]\s*|[ \t]+)"""
+    r"""(?: value)?["']?(?:\s*[:=]\s*["']?|[ \t]+)"""
     r"([-+]?(?:[Nn]a[Nn]|[Ii]nf|[\d.]+(?:[eE][-+]?\d+)?))(?![A-Za-z])"
 )
 _NUM = re.compile(r"\s*([\d.]+)")
@@ -304,7 +305,8 @@ _TIMM_TRAIN = re.compile(r"\bTrain: (?P<epoch>\d+) \[\s*(?P<n>\d+)/(?P<total>\d+
 _BAR = re.compile(r"\|\s*\d+/\d+ \[")
 _EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
-                   "/sec", "wps", "tok/s", "tokens/s", "rain Epoch:", "Train: ")  # fmt: skip
+                   "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
+                   "Train: ")  # fmt: skip
 
 
 def _last_report(text: str) -> str:

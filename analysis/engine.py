@@ -587,6 +587,7 @@ class LogEngine:
                     "reports": monitor.reports,
                     "confirmed": monitor.confirmed,
                     "startup": list(monitor._startup),
+                    "early": list(monitor._early),
                     "degraded": list(monitor._degraded),
                 }
                 for metric, monitor in self._monitors.items()
@@ -1219,6 +1220,7 @@ def _monitor_from(raw: Mapping[str, Any], settings: ThroughputSettings) -> Throu
     monitor.reports = int(raw.get("reports") or 0)
     monitor.confirmed = bool(raw.get("confirmed"))
     monitor._startup = [float(x) for x in raw.get("startup") or []]
+    monitor._early = [float(x) for x in raw.get("early") or []]
     monitor._degraded = [float(x) for x in raw.get("degraded") or []]
     return monitor
 

@@ -156,7 +156,10 @@ _PREEMPTION = re.compile(
     # the shell's word for a process killed by SIGUSR1/2: what LSF sends at its run limit and
     # Slurm's --signal before the time limit
     r"|^User defined signal [12]$"
-    r"|\bwas requested to terminate\b|received (?:a )?termination request",
+    r"|\bwas requested to terminate\b|received (?:a )?termination request"
+    # Ray's autoscaler on a node the platform takes away ("Instance k-1a5e (node IP: 10.1.140.199)
+    # will be terminated soon (reason: kubernetes-pod-termination)"); not one it found idle
+    r"|will be terminated soon \(reason: [^)]*(?:preempt|terminat|spot|interrupt|evict)",
     re.IGNORECASE,
 )
 
@@ -915,12 +918,17 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
 
 _STORAGE = re.compile(
     # (an errno's name is a word of its own: "imageio/" holds no EIO)
-    r"(?P<eio>Input/output error|\[Errno 5\]|\bEIO\b|Remote I/O error|\[Errno 121\])"
+    # (Rust's std::io::Error, as safetensors and tokenizers raise it, ends "(os error 5)")
+    r"(?P<eio>Input/output error|\[Errno 5\]|\bEIO\b|Remote I/O error|\[Errno 121\]"
+    r"|\(os error (?:5|121)\))"
     # TensorFlow reports ENOSPC/EDQUOT as RESOURCE_EXHAUSTED on the file's path
-    r"|(?P<enospc>No space left on device|\[Errno 28\]|\bENOSPC|Resource exhausted: /)"
-    r"|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|\bESTALE)"
-    r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|\bEDQUOT)"
-    r"|(?P<erofs>Read-only file system|\[Errno 30\])"
+    r"|(?P<enospc>No space left on device|\[Errno 28\]|\bENOSPC|Resource exhausted: /"
+    r"|\(os error 28\))"
+    r"|(?P<estale>Stale (?:file|NFS file) handle|\[Errno 116\]|\bESTALE|\(os error 116\))"
+    r"|(?P<edquot>Disk quota exceeded|\[Errno 122\]|\bEDQUOT|\(os error 122\))"
+    r"|(?P<erofs>Read-only file system|\[Errno 30\]|\(os error 30\))"
+    # ENODEV on a file: the device under its mount is gone (a lost disk, FUSE or NFS mount)
+    r"|(?P<enodev>\[Errno 19\]|\(os error 19\))"
     r"|(?P<ckptop>OP_REQUIRES failed at save_restore_v2_ops)"
     r"|(?P<write>PytorchStreamWriter failed writing|file write failed|failed to write\b.*"
     r"(?:checkpoint|ckpt)|PytorchStreamReader failed reading"
@@ -955,6 +963,8 @@ def _storage(text: str, line: str, rank: int | None, names: NodeNames) -> Signal
         return None  # a communication library's errno (UCX's remote key), not a file's
     if m.lastgroup in ("fs", "ckptop") and (_NOT_STORAGE.search(text) or "Not found:" in text):
         return None
+    if m.lastgroup == "enodev" and "/dev/" in text:
+        return None  # a device file (/dev/nvidia0, /dev/infiniband/...) is no file system's
     if m.lastgroup == "fs" and "endpoint is not connected" in m.group(0) and "what():" in text:
         # ENOTCONN is a FUSE mount's gone (Python's OSError on a file) or a socket's: a C++
         # std::system_error's what() is the process group's connection to its peer.
@@ -1280,6 +1290,10 @@ def exception_signal(
 _HTTP_CLIENT = re.compile(
     r"/(?:urllib/request|http/client|requests/|urllib3/|httpx/|huggingface_hub/|aiohttp/)"
 )
+# Python's POSIX semaphores and shared memory (multiprocessing's locks and queues, a DataLoader's
+# worker queues) live in /dev/shm: a file system error raised in these frames is the node's shared
+# memory, not the job's storage.
+_SHM_FRAME = re.compile(r"/multiprocessing/(?:synchronize|shared_memory|heap)\.py\b")
 _HTTP_EXCEPTION = re.compile(
     r"^(?:urllib\.error\.URLError|requests\.exceptions\.\w+|urllib3\.exceptions\.\w+"
     r"|huggingface_hub\.\S+|httpx\.\w+)$"
@@ -1317,8 +1331,9 @@ class Traceback:
     """
 
     def __init__(self, *, max_lines: int = 400, max_open: int = 4096) -> None:
-        # rank -> (first line, lines seen, a frame was an HTTP client's)
-        self._open: dict[int | None, tuple[str, int, bool]] = {}
+        # rank -> (first line, lines seen, a frame was an HTTP client's, the last frame was in
+        # multiprocessing's /dev/shm code)
+        self._open: dict[int | None, tuple[str, int, bool, bool]] = {}
         self._max_lines = max_lines
         self._max_open = max_open
         self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
@@ -1342,13 +1357,13 @@ class Traceback:
         if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
             if len(self._open) >= self._max_open:
                 self._open.pop(next(iter(self._open)))
-            self._open[key] = (line, 0, False)
+            self._open[key] = (line, 0, False, False)
             self.consumed = True
             return None
         state = self._open.get(key)
         if state is None:
             return None
-        head, seen, http = state
+        head, seen, http, shm = state
         if seen >= self._max_lines:
             del self._open[key]
             return None
@@ -1356,24 +1371,28 @@ class Traceback:
         # and a sentence ("During handling ...", "The above exception ...") before their own
         # "Traceback" line.
         stripped = text.strip()
-        if not http and stripped.startswith("File ") and _HTTP_CLIENT.search(stripped):
-            http = True
+        if stripped.startswith("File "):
+            http = http or _HTTP_CLIENT.search(stripped) is not None
+            shm = _SHM_FRAME.search(stripped) is not None
         if (
             not stripped
             or text[:1] in " \t^~"
             or stripped.startswith(("During handling", "The above exception"))
         ):
-            self._open[key] = (head, seen + 1, http)
+            self._open[key] = (head, seen + 1, http, shm)
             self.consumed = True
             return None
         if stripped[:2] == "**":  # a pasted log's Markdown bold around the line
             stripped = stripped.strip("*").strip()
         m = _EXCEPTION.match(stripped) or _QUALIFIED_EXCEPTION.match(stripped)
         if m is None:
-            self._open[key] = (head, seen + 1, http)
+            self._open[key] = (head, seen + 1, http, shm)
             return None
         del self._open[key]
         found = exception_signal(m["type"], m["msg"] or "", line, rank, names)
         if http and found is not None and found.category is NETWORK:
             return _outside_service(found)
+        if shm and found is not None and found.category is STORAGE:
+            return replace(found, name="shm_exhausted", category=NODE,
+                           summary=f"shared memory (/dev/shm): {found.summary}")  # fmt: skip
         return found

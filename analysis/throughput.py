@@ -72,6 +72,9 @@ class ThroughputMonitor:
     baseline: float | None = None
     reports: int = 0
     _startup: list[float] = field(default_factory=list)
+    # The readings before the baseline's window (the warm-up's, and those the window slid past;
+    # the last `window` of them)
+    _early: list[float] = field(default_factory=list)
     _degraded: list[float] = field(default_factory=list)
     _skip: int = 0
     confirmed: bool = False
@@ -87,6 +90,7 @@ class ThroughputMonitor:
         self.reports += 1
         s = self.settings
         if self.reports <= s.warmup:
+            self._keep_early(tflops)
             return None
         if self._skip > 0:
             self._skip -= 1
@@ -94,18 +98,47 @@ class ThroughputMonitor:
         if self.baseline is None:
             self._startup.append(tflops)
             if len(self._startup) > s.window:
-                del self._startup[0]
+                self._keep_early(self._startup.pop(0))
             if len(self._startup) == s.window and _settled(self._startup, s.drop):
-                self.baseline = statistics.median(self._startup)
+                return self._set_baseline(iteration)
             return None
         if tflops >= (1.0 - s.drop) * self.baseline:
             self._degraded.clear()
             return None
         self._degraded.append(tflops)
-        if len(self._degraded) < s.sustained:
+        return self._confirm(iteration)
+
+    def _confirm(self, iteration: int | None) -> Drop | None:
+        if self.baseline is None or len(self._degraded) < self.settings.sustained:
             return None
         self.confirmed = True
         return Drop(self.baseline, tuple(self._degraded), iteration)
+
+    def _keep_early(self, reading: float) -> None:
+        self._early.append(reading)
+        if len(self._early) > self.settings.window:
+            del self._early[0]
+
+    def _set_baseline(self, iteration: int | None) -> Drop | None:
+        """The window has settled. Warm-up readings are skipped because early steps are slow;
+        when every reading before the window (the warm-up's and at least one the window slid
+        past) was faster than the window by more than `drop`, the job did not start slow and
+        settle: it ran at that speed, then slowed down before the baseline was taken. That
+        earlier speed is the baseline, and the window's trailing readings below it are degraded
+        already. (A job that settles starts with a slow first step: compilation, the data
+        loader's start.)"""
+        s = self.settings
+        self.baseline = statistics.median(self._startup)
+        early = self._early
+        if len(early) >= s.warmup + 1 and min(early) * (1.0 - s.drop) > self.baseline:
+            self.baseline = statistics.median(early)
+            for reading in self._startup:
+                if reading >= (1.0 - s.drop) * self.baseline:
+                    self._degraded.clear()
+                else:
+                    self._degraded.append(reading)
+        self._early = []
+        return self._confirm(iteration)
 
 
 def _settled(window: Sequence[float], drop: float) -> bool:
@@ -129,20 +162,23 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("step_time", ("elapsed time per iteration",),
      re.compile(r"elapsed time per iteration \(ms\):\s*([\d.]+)"), True),
     ("tflops", ("TFLOP", "tflops"),
-     re.compile(r"""TFLOP/?s(?:/GPU)?\)?\s*[:=]\s*([\d.]+)|\btflops["']?\s*[:=]\s*([\d.]+)"""),
+     re.compile(r"""TFLOP/?s(?:/GPU)?\)?\s*[:=]\s*([\d.]+)|\btflops["']?\s*[:=]\s*["']?([\d.]+)"""),
      False),
-    # (a key may be quoted: JSON-lines metrics, Python dicts)
+    # (a key may be quoted: JSON-lines metrics, Python dicts; so may a value: transformers 5's
+    # Trainer logs {'loss': '6.745', 'samples_per_second': '117.3'})
     ("mfu", ("mfu", "MFU", "Mfu"),
-     re.compile(r"""\bmfu\b["']?\s*[:=]?\s*([\d.]+)\s*%?""", re.IGNORECASE), False),
+     re.compile(r"""\bmfu\b["']?\s*[:=]?\s*["']?([\d.]+)\s*%?""", re.IGNORECASE), False),
     ("tokens", ("tps", "tok"), re.compile(
-        r"""\btps["']?\s*[:=]\s*([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"""
-        r"""|tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*([\d,.]+)"""
+        r"""\btps["']?\s*[:=]\s*["']?([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"""
+        # (not the Trainer's `train_tokens_per_second`: an average over the whole run so far)
+        r"""|(?<!train_)tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*["']?([\d,.]+)"""
         r"|(?<![\w.,+-])([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b(?!\s*[:=])"),
      False),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
                  "wps"), re.compile(
-        r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)|samples?[/_ ]per[_ ]s(?:ec"
-        r"""(?:ond)?)?["']?\s*[:=]\s*([\d.]+)"""
+        r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)|(?<!train_)samples?[/_ ]per"
+        r"[_ ]s(?:ec"
+        r"""(?:ond)?)?["']?\s*[:=]\s*["']?([\d.]+)"""
         # a number before the unit is its own, not the end of another value ("lr=5.00e-04
         # samples/s=1069.6" is no "04 samples/s")
         r"|(?<![\w.,+-])([\d,.]+)\s*samples?/s(?:ec)?\b(?!\s*[:=])|samples/s(?:ec)?\s*[:=]\s*"
@@ -155,8 +191,8 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("step_time", ("time", "dt"), re.compile(
         r"\b(?:time|dt|step_time|iter time|iteration time|time per step)\s*[:=]?\s*([\d.]+)"
         r"\s*ms\b"), True),
-    ("step_time", ("_ms",), re.compile(r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*"""
-                                      r"([\d.]+)"), True),
+    ("step_time", ("_ms",), re.compile(r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]"""
+                                      r"""\s*["']?([\d.]+)"""), True),
     ("step_time", ("ms/", "sec/batch"), re.compile(
         r"([\d.]+)\s*(?:ms/step|ms/it)\b|([\d.]+)\s*sec/batch"), True),
 )  # fmt: skip

@@ -93,6 +93,8 @@ REPLAYED = [
     # and a caught ENOSPC the program says it went on from, in a run that then finished
     Replayed("h15b_csv-rank1-data-fetch-straggler.log", "run", "heldout15"),
     Replayed("h15b_srun-profiler-trace-enospc-healthy.log", "exit:0", "heldout15"),
+    Replayed("h16b_deepspeed-rank1-cfs-quota-samples-drop.log", "run", "heldout16"),
+    Replayed("h16a_skyrl-k8s-pod-termination-placement-group.log", "exit:1", "heldout16"),
 ]
 
 

@@ -80,9 +80,18 @@ CASES: list[tuple[str, list[str], int]] = [
         0,
     ),
     ("sustained 30% drop", reports([*STEADY, *[270.7] * 20]), 1),
-    # A job that settles at a lower speed while its baseline is taken (the first steps fast,
-    # then the steady pace): the window that ends on another level slides on.
-    ("settling to a slower pace in the baseline window", reports([300.0] * 6 + [200.0] * 30), 0),
+    # A job that settles at a lower speed while its baseline is taken (the first step slow, the
+    # next ones fast, then the steady pace: heldout/healthy_nccl_gpu_torchrun_1.log): the window
+    # that ends on another level slides on.
+    (
+        "settling to a slower pace in the baseline window",
+        reports([20.0, 300.0, 330.0, 150.0, 140.0, 160.0, *[100.0] * 30]),
+        0,
+    ),
+    # ... but a job whose every report before the baseline (warm-up included) was faster did not
+    # start slow and settle: it slowed down before its baseline was taken (DeepSpeed reports
+    # every 25 steps: its 7th report was already slow).
+    ("a drop before the baseline was taken", reports([*STEADY[:6], *[270.0] * 30]), 1),
     # Counter-example: a noisy window that ends within its own spread is the baseline, and a
     # drop after it is still found.
     (
@@ -206,6 +215,8 @@ def test_a_resumed_bars_rate_counts_no_restored_step() -> None:
         ("| 1,200 examples/sec | lr 1e-05", ("samples", 1200.0)),
         ('{"step": 50, "tokens_per_s": 30690.9}', ("tokens", 30690.9)),  # quoted keys: JSON
         ("{'step': 50, 'samples_per_second': 12.5}", ("samples", 12.5)),
+        ("{'epoch': '0.05', 'samples_per_second': '117.3'}", ("samples", 117.3)),  # transformers 5
+        ("{'epoch': '0.05', 'tokens_per_second': '1930'}", ("tokens", 1930.0)),
         ('{"step": 50, "step_ms": 33.4}', ("step_time", 1 / 33.4)),
     ],
 )

@@ -176,9 +176,9 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
      False),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
                  "wps"), re.compile(
-        r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)|(?<!train_)samples?[/_ ]per"
-        r"[_ ]s(?:ec"
-        r"""(?:ond)?)?["']?\s*[:=]\s*["']?([\d.]+)"""
+        r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)"
+        # (not the Trainer's `train_samples_per_second`: an average over the whole run so far)
+        r"""|(?<!train_)samples?[/_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*["']?([\d.]+)"""
         # a number before the unit is its own, not the end of another value ("lr=5.00e-04
         # samples/s=1069.6" is no "04 samples/s")
         r"|(?<![\w.,+-])([\d,.]+)\s*samples?/s(?:ec)?\b(?!\s*[:=])|samples/s(?:ec)?\s*[:=]\s*"

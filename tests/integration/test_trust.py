@@ -142,7 +142,8 @@ async def test_slurmctld_outage_drops_no_job(start_ajr, slurm_cluster, workdir, 
         try:
             await _after_the_outage(ajr, healthy, crashing, finishing, slurmctld_log)
         except AssertionError as failed:
-            raise AssertionError(f"{failed}\n{_slurm_record(slurmctld_log)}") from None
+            ours = await _ajr_record(ajr, (healthy, crashing, finishing))
+            raise AssertionError(f"{failed}\n{ours}\n{_slurm_record(slurmctld_log)}") from None
 
 
 # slurmctld's own words for requeueing a job it found on a node that stopped answering
@@ -181,6 +182,19 @@ async def _after_the_outage(
         assert requeued.restart_count == 1, requeued
     else:  # Slurm's own node timeout requeued it (asserted above: ajr did not)
         logging.getLogger(__name__).warning("slurmctld restarted the job: %s", slurm_said[0])
+
+
+async def _ajr_record(ajr: AjrUnderTest, job_ids: tuple[int, ...]) -> str:
+    """What ajr made of each job, for a failure message: its status and its attempt records."""
+    told = []
+    for job_id in job_ids:
+        try:
+            status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
+            attempts = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+            told.append(f"job {job_id}: {status}\n  attempts: {attempts}")
+        except Exception as exc:  # the record is evidence only: never hide the first failure
+            told.append(f"job {job_id}: no answer ({exc!r})")
+    return "ajr's view:\n" + "\n".join(told)
 
 
 def _slurm_record(path: Path, lines: int = 60) -> str:

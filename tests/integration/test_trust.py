@@ -29,7 +29,7 @@ from activities.database.engine import make_engine
 from activities.database.tables import DecisionRecord
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
-from models.recovery import Outcome
+from models.recovery import AttemptRecord, JobStatus, Outcome
 from models.slurm import JobState
 from tests.integration.recovery_harness import (
     AjrUnderTest,
@@ -175,16 +175,10 @@ async def _after_the_outage(
         ended = await ajr.job(finishing)
         if ended.state is not JobState.RUNNING:
             raise  # Slurm recorded the end, and ajr did not finish with it
-        finished = await ajr.handle(finishing).query(JobRecoveryWorkflow.attempts)
-        assert not any(r.acted for r in finished), finished
-        watching = await ajr.handle(finishing).query(JobRecoveryWorkflow.status)
-        assert watching.outcome == "running", watching  # still managed: not lost
+        await _left_alone_and_managed(ajr, finishing)
         logging.getLogger(__name__).warning("slurmctld never recorded job %s's end", finishing)
     job = await ajr.job(healthy)
-    status = await ajr.handle(healthy).query(JobRecoveryWorkflow.status)
-    records = await ajr.handle(healthy).query(JobRecoveryWorkflow.attempts)
-    assert not any(r.acted for r in records), records  # ajr never touched the healthy job
-    assert status.outcome == "running", status  # and still manages it
+    status = await _left_alone_and_managed(ajr, healthy)
     warnings = " ".join(status.warnings)
     assert "Slurm unreachable" in warnings and "answers again" in warnings, status.warnings
     slurm_said = re.search(
@@ -197,13 +191,26 @@ async def _after_the_outage(
         logging.getLogger(__name__).warning("slurmctld restarted the job: %s", slurm_said[0])
 
 
+async def _left_alone_and_managed(ajr: AjrUnderTest, job_id: int) -> JobStatus:
+    """ajr took no action on the job (no acted attempt record) and still manages it."""
+    status, attempts = await _ajr_view(ajr, job_id)
+    assert not any(r.acted for r in attempts), attempts
+    assert status.outcome == "running", status
+    return status
+
+
+async def _ajr_view(ajr: AjrUnderTest, job_id: int) -> tuple[JobStatus, list[AttemptRecord]]:
+    handle = ajr.handle(job_id)
+    status = await handle.query(JobRecoveryWorkflow.status)
+    return status, await handle.query(JobRecoveryWorkflow.attempts)
+
+
 async def _ajr_record(ajr: AjrUnderTest, job_ids: tuple[int, ...]) -> str:
     """What ajr made of each job, for a failure message: its status and its attempt records."""
     told = []
     for job_id in job_ids:
         try:
-            status = await ajr.handle(job_id).query(JobRecoveryWorkflow.status)
-            attempts = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+            status, attempts = await _ajr_view(ajr, job_id)
             told.append(f"job {job_id}: {status}\n  attempts: {attempts}")
         except Exception as exc:  # the record is evidence only: never hide the first failure
             told.append(f"job {job_id}: no answer ({exc!r})")
@@ -211,7 +218,7 @@ async def _ajr_record(ajr: AjrUnderTest, job_ids: tuple[int, ...]) -> str:
 
 
 def _slurm_record(path: Path, lines: int = 60) -> str:
-    """slurmctld's log since the outage, for a failure message (what Slurm itself did)."""
+    """The last lines of slurmctld's log, for a failure message (what Slurm itself did)."""
     try:
         text = path.read_text(errors="replace").splitlines()
     except OSError as exc:

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout16/) and a held-out set
-(heldout17/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout17/) and a held-out set
+(heldout18/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -146,6 +146,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout14": (35, 21, 27, 0),  # 0.85/0.54/0.68, 0 of 8; after round 15: 0.90/0.88/0.87, 0
     "heldout15": (25, 9, 19, 0),  # 0.80/0.73/0.79, 1 of 6; after round 16: 1.00/0.82/1.00, 0
     "heldout16": (32, 18, 25, 0),  # 0.91/0.79/0.81, 0 of 6; after round 17: 1.00/0.95/0.96, 0
+    "heldout17": (23, 10, 15, 3),  # 0.77/0.62/0.71, 3 of 9 before and after round 17
 }
 
 
@@ -163,17 +164,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout17/ as measured once before round 17's rules and once after them (the same:
-    0.77/0.62/0.71, 3 false alarms of 9): a later change that loses ground on the held-out set
-    fails here, without listing any miss."""
-    m = metrics(score_split("heldout17"))
-    assert m.anomaly.hits >= 23, m.anomaly  # of 30: 0.77
-    assert m.attribution.hits >= 10, m.attribution  # of 16: 0.62
-    assert m.requeue.hits >= 15, m.requeue  # of 21: 0.71
-    assert m.false_alarms <= 3  # of 9
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -202,19 +192,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout16/ became tuning data when heldout17/ began to be drawn; it is no longer refused."""
+    """heldout17/ became tuning data when heldout18/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout15", "heldout16"} <= set(TUNING)
-    assert not {"heldout15", "heldout16"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout17",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout16", "heldout17"} <= set(TUNING)
+    assert not {"heldout16", "heldout17"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

@@ -73,7 +73,7 @@ INCOMING = CORPUS / "incoming"
 # "heldout11" the eleventh, after heldout10/; "heldout12" the twelfth, after heldout11/;
 # "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/;
 # "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/;
-# "heldout17" the seventeenth, after heldout16/.
+# "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -93,6 +93,7 @@ SPLITS = {
     "heldout15": CORPUS / "heldout15",
     "heldout16": CORPUS / "heldout16",
     "heldout17": CORPUS / "heldout17",
+    "heldout18": CORPUS / "heldout18",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -14,11 +14,15 @@ Rules, in order:
 - A network error after another failure is that failure's victim (the peer went away); a
   process's abort is no such failure: its own error, on another line, is. A connection reset or
   closed by the other end is the victim of a death anywhere in the attempt, printed before or
-  after it (ranks' output interleaves).
+  after it (ranks' output interleaves). A line that explains the error before it (NCCL's "Last
+  error: Failed to initialize any NET plugin") is its cause, not its victim.
+- When only victims remain and two ranks or more each lost their connection to a peer, with
+  nobody killed and no failure of its own, the link between them failed: NETWORK.
 """
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
@@ -74,6 +78,10 @@ def _klass(signal: Signal) -> int:
     return 4
 
 
+# Signals that explain the error printed just before them (NCCL's "Last error:" lines).
+_EXPLAINS = frozenset({"nccl_net_init"})
+
+
 def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     """Network errors that follow another failure are its victims: the peer went away.
 
@@ -86,11 +94,27 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     crashed = False
     for signal in signals:
         victim = crashed or (died and signal.peer_lost)
+        if victim and signal.name in _EXPLAINS:
+            victim = False  # the detail of the error just printed, not its consequence
         if victim and signal.category is NETWORK and not signal.victim:
             signal = replace(signal, victim=True)
         out.append(signal)
         crashed = crashed or _a_death(signal)
     return out
+
+
+# A process that a signal killed: it died unseen, and its peers' lost connections follow from it.
+_KILLED = re.compile(r"exit ?code\s*:?\s*-\d|[Ss]ignal:? \d|\bSIG[A-Z]{2,}|\bKilled\b")
+
+
+def _links_failed(signals: Sequence[Signal]) -> bool:
+    """Two ranks or more each lost their connection to a peer, and nothing else happened: no
+    rank failed of its own, none was killed (the processes exited with the errors they printed).
+    Each side saw the other go away, so neither went first: the link between them failed."""
+    ranks = {s.rank for s in signals if s.name == "peer_gone" and s.rank is not None}
+    return len(ranks) >= 2 and all(
+        s.victim and _KILLED.search(s.line) is None for s in signals if s.name != "peer_gone"
+    )
 
 
 def _a_death(signal: Signal) -> bool:
@@ -157,6 +181,8 @@ def attribute(
         # nothing failed before is a person's scancel from outside: the scheduler's, not the
         # job's. (A step's reasonless cancel is also srun's after a task died unseen: UNKNOWN.)
         category = SCHEDULER if root.name == "slurm_step_cancelled" and job_cancelled else UNKNOWN
+        if _links_failed(signals):
+            category = NETWORK
     requeue = root.requeue_helps if not root.victim else True
     summary = root.summary
     if len(signals) > 1:

@@ -195,6 +195,7 @@ _TOKENS = (
     "_per_s",  # a Python dict's or JSON's "samples_per_second", "tokens_per_sec"
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
+    "{'loss': ",  # the Hugging Face Trainer's log record (`_TRAINER_RECORD`)
     "Train: ",  # timm: "Train: 3 [ 150/1251 ( 12%)]  Loss: 3.12 (3.20)  Time: 0.312s, 3283.02/s"
     # Checkpoint forms without "heckpoint": "Saving current state to", "Loading states from",
     # "Writing model shards", and the ends of training that complete a save begun before them.
@@ -202,6 +203,13 @@ _TOKENS = (
     "train_runtime",
     "exits successfully",
     "Finished training",
+    # the other ends of training analysis/finish.py knows (tests/unit/test_finish.py)
+    "raining finished",
+    "raining complete",
+    "Trainer.fit",
+    "after training is done",
+    "run_stop",
+    "training_loop",  # the telemetry library's record of the loop's span stopping
     "Saving",
     "oading",
     "shards",
@@ -306,7 +314,12 @@ _BAR = re.compile(r"\|\s*\d+/\d+ \[")
 _EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
-                   "Train: ")  # fmt: skip
+                   "Train: ", "'loss': ")  # fmt: skip
+# Hugging Face Trainer's log record, printed once per `logging_steps` without a step number
+# ({'loss': 6.907, 'grad_norm': 0.15, 'learning_rate': 0.0002, 'epoch': 0.0032}; transformers 5
+# quotes the values): a training step's report. Not 'eval_loss' (an evaluation's result) nor
+# 'train_loss' (the run's closing summary).
+_TRAINER_RECORD = re.compile(r"^\s*\{'loss': '?[-\d.eE+naif]+'?, .*'epoch': '?[\d.]+'?")
 
 
 def _last_report(text: str) -> str:
@@ -357,7 +370,7 @@ def parse_progress(text: str) -> Progress | None:
     if tflops is not None and (value := _float(tflops)):
         known.append(("tflops", value))
     rates = throughput_readings(last, known)
-    if iteration is None and tflops is None and not rates:
+    if iteration is None and tflops is None and not rates and not _TRAINER_RECORD.match(last):
         return None
     loss = _field(text, "loss", _NUM_AFTER_LOSS) or _field(text, "Loss", _NUM_AFTER_LOSS)
     nans = _field(text, _NAN_KEY, _NUM, 1) if "nan iter" in text else None

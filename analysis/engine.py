@@ -279,6 +279,8 @@ class LogEngine:
             or may_matter(line)
         ):
             signal = self._process(line, at)
+            if signal is not None and self._finished_at is not None and _teardown(signal):
+                signal = None
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
             if signal is not None:
@@ -1223,6 +1225,19 @@ def _monitor_from(raw: Mapping[str, Any], settings: ThroughputSettings) -> Throu
     monitor._early = [float(x) for x in raw.get("early") or []]
     monitor._degraded = [float(x) for x in raw.get("degraded") or []]
     return monitor
+
+
+def _teardown(signal: Signal) -> bool:
+    """Once training has reached its end, the way a distributed job comes apart: ranks losing
+    their peers and the store as others exit first (a reset, a closed connection, a rendezvous
+    heartbeat that finds the store gone), a process's exit reported without a cause, and the
+    batch system's stop (a time limit that came as the run ended). None of it is a failure of
+    the work. A fault of its own (a GPU, the node, the disk, the program) still is one."""
+    return (
+        signal.category is Category.NETWORK
+        or signal.outside_stop
+        or (signal.victim and signal.category is Category.UNKNOWN)
+    )
 
 
 def _opt_float(value: Any) -> float | None:

@@ -9,7 +9,9 @@ ends count, because a false "done" would leave a failed job unrecovered:
 - the frameworks' own end-of-training lines: Hugging Face "Training completed", Lightning
   "`Trainer.fit` stopped", Megatron "[after training is done]", the DeepSpeed launcher's
   "Process N exits successfully", "training finished/complete", "Finished training";
-- the training telemetry library: the `training_loop` span stopped without an error in it.
+- the training telemetry library: the `training_loop` span stopped without an error in it;
+- MLPerf's logger: `:::MLLOG {... "key": "run_stop", ... "status": "success"}` (the benchmark
+  reached its target; "aborted" is no end).
 
 Not counted (measured on tests/corpus): a tqdm bar at 100% (per-epoch, loading and evaluation
 bars reach it too), Hugging Face's `'train_runtime'` (newer versions log it with every step),
@@ -32,6 +34,7 @@ _END = re.compile(
 )
 # Every _END form holds one of these: the cheap test before the pattern runs.
 _DONE_HINTS = ("raining", "exits successfully", "Trainer.fit")
+_MLPERF_STOP = re.compile(r'"key": "run_stop".*"status": "success"')
 
 
 @dataclass
@@ -49,6 +52,8 @@ class FinishWatch:
                 return int(m[2]) > 0 and int(m[1]) == int(m[2])
         if telemetry.MARKER in text:
             return self._telemetry(text)
+        if "run_stop" in text:
+            return _MLPERF_STOP.search(text) is not None
         if any(hint in text for hint in _DONE_HINTS):
             return _END.search(text) is not None
         return False

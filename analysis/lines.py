@@ -22,6 +22,15 @@ _PREFIX = re.compile(
     r" *(?:(\d{1,7}):(?: |$))?(?:\[(?:rank(\d{1,7})|default\d{1,7})\]: ?)?(?:\[rank(\d{1,7})\]: ?)?"
 )
 _TAGGED = re.compile(r"\[(?:\d{1,7},)?(\d{1,7})\]<std(?:out|err)>: ?")
+# pdsh (DeepSpeed's multi-node launcher) writes each host's lines as "host: line"
+# ("192.168.205.202: [rank4]: Traceback ...", "v100x16-2: ..."): stripped before the rest. A host
+# is `localhost`, an IPv4 address, or a name with a digit and a "-" or "." in it (worker-0,
+# gpu-node3.cluster): a logger's name ("lightning.pytorch.core: ...") has no digit, a word
+# with a colon ("Epoch 3: ", "rank0: ") no separator.
+_PDSH_HOST = re.compile(
+    r"(?:localhost|\d{1,3}(?:\.\d{1,3}){3}"
+    r"|[A-Za-z][A-Za-z\d]*(?=[\w.-]*\d)(?:[-.][A-Za-z\d]+)+): "
+)
 
 # Timestamps are looked for only near the start of the text: that is where loggers put them,
 # and a bounded search keeps the cost per line flat.
@@ -63,6 +72,10 @@ class ParsedLine(NamedTuple):
 
 def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
     """(rank, srun label, text) of a raw line: the launcher prefixes removed."""
+    if raw[:1].isalnum() and ": " in raw[:64]:
+        host = _PDSH_HOST.match(raw)
+        if host is not None:
+            raw = raw[host.end() :]
     # Most lines start with neither a digit, a space nor "[": skip the regex for them.
     if not raw or (raw[0] not in _PREFIX_START):
         return None, None, raw

@@ -26,6 +26,16 @@ _WORK_NAMES = frozenset(
      "optim", "optimizer", "optimizer_step"}
 )  # fmt: skip
 _NODE_NAMES = frozenset({"host", "hostname", "node", "nodename"})
+# A column's unit or "time" written into its name ("fwd_ms", "data_time", "bwd_time_ms"): the
+# same column. The row's work is a sum, so every work column of one table is in one unit.
+_UNIT_SUFFIX = re.compile(r"(?:[_(](?:time_?)?(?:ms|s)\)?|_time)$")
+
+
+def _column(name: str) -> str:
+    name = name.lower()
+    return _UNIT_SUFFIX.sub("", name) if name not in _WORK_NAMES else name
+
+
 _LINE_RANK = re.compile(r"\[rank\s*(\d{1,7})\]|\brank[ =:]\s*(\d{1,7})\b", re.IGNORECASE)
 _LINE_WORK = re.compile(
     r"(?<![\w+])(?P<name>fwd|forward|bwd|backward|compute|data|opt|optimizer)\s*[:=]?\s*"
@@ -68,7 +78,7 @@ class RankTable:
             return None
         columns = tuple(text.split(":", 1)[-1].split() if text.lstrip()[:1].isdigit() else
                         text.split())  # fmt: skip
-        columns = tuple(c.lower() for c in columns)
+        columns = tuple(_column(c) for c in columns)
         if not any(c in _WORK_NAMES for c in columns):
             return None
         return RankTable(columns)

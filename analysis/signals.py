@@ -452,6 +452,12 @@ def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
         if m is not None:
             return Signal("accelerator_fatal", GPU, f"accelerator fault: {m.group(0)}", line, True,
                           nodes, rank, True, True)  # fmt: skip
+    if "HW Exception by GPU" in text:
+        # ROCm's runtime (HSA): the device raised a hardware exception ("reason :GPU Hang"),
+        # the AMD counterpart of a fatal Xid; "node-N" is the GPU's agent number, not a host.
+        reason = text.partition("reason")[2].strip(" :")[:60]
+        return Signal("gpu_hw_exception", GPU, f"GPU hardware exception (ROCm): {reason}", line,
+                      True, nodes, rank, True, True)  # fmt: skip
     if "NVLink" in text or "NVSwitch" in text or "nvlink" in text:
         m = _NVLINK.search(text)
         if m is not None:
@@ -600,6 +606,13 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
         if m is not None:
             return Signal("hccl_error", UNKNOWN, f"HCCL: {m.group(0)}", line, False, nodes, rank,
                           detail=m.group(0), victim=True)  # fmt: skip
+    if "NET plugin" in text and "Failed to initialize" in text:
+        # NCCL's "Last error:" after an init failure ("ncclInvalidUsage", which NCCL also answers
+        # for this): no network transport (IB, its plugin, sockets) came up in this process: the
+        # node's fabric or its drivers, not the program. It explains the error printed before
+        # it, so it is no victim of that error (attribution.py).
+        return Signal("nccl_net_init", NETWORK, "NCCL: no network plugin could be initialised",
+                      line, False, nodes, rank)  # fmt: skip
     m = _NCCL_IB.search(text)
     if m is not None:
         # IB error 12 is IBV_WC_RETRY_EXC_ERR (transport retries exhausted): a link or a peer.
@@ -909,9 +922,15 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         or "execve()" in text
         or "not found in $PATH" in text  # Apptainer/Singularity/Docker: no such entry point
     ):
+        # A script's own line ("slurm_script: line 377: python: command not found"): the shell
+        # goes on to the next line, and what the job does next says whether it mattered.
+        in_script = "command not found" in text and _SCRIPT_LINE.search(text) is not None
         return Signal("cannot_run", APPLICATION, f"cannot run: {text.strip()[:150]}", line,
-                      False, nodes, rank)  # fmt: skip
+                      False, nodes, rank, fatal=not in_script)  # fmt: skip
     return None
+
+
+_SCRIPT_LINE = re.compile(r": line \d+: \S+: command not found")
 
 
 # --- storage ----------------------------------------------------------------------------------
@@ -1294,6 +1313,9 @@ _HTTP_CLIENT = re.compile(
 # worker queues) live in /dev/shm: a file system error raised in these frames is the node's shared
 # memory, not the job's storage.
 _SHM_FRAME = re.compile(r"/multiprocessing/(?:synchronize|shared_memory|heap)\.py\b")
+# The thread behind a multiprocessing queue (a DataLoader worker's results): an exception it
+# raises while pickling an item is printed and caught (`Queue._on_queue_feeder_error`).
+_FEEDER_FRAME = re.compile(r'/multiprocessing/queues\.py", line \d+, in _feed$')
 _HTTP_EXCEPTION = re.compile(
     r"^(?:urllib\.error\.URLError|requests\.exceptions\.\w+|urllib3\.exceptions\.\w+"
     r"|huggingface_hub\.\S+|httpx\.\w+)$"
@@ -1303,9 +1325,24 @@ _HTTP_EXCEPTION = re.compile(
 def _outside_service(found: Signal) -> Signal:
     """A download or an API call that could not reach its server (a model hub, a dataset URL):
     not the cluster's fabric, and no node to exclude; the job has to fetch it beforehand (compute
-    nodes are often cut off from the internet on purpose)."""
+    nodes are often cut off from the internet on purpose).
+
+    A transfer that broke off midway (a reset, a read timeout, a streaming client closed after
+    one) reached its server: the service was there and the link dropped. That is transient, and
+    a requeue resumes (a dataset streamed from a hub for hours): NETWORK, still no node."""
+    if _MID_STREAM.search(found.summary):
+        return replace(found, name="outside_service_dropped", category=NETWORK, requeue=True,
+                       victim=False, peer_lost=False)  # fmt: skip
     return replace(found, name="outside_service", category=APPLICATION, requeue=False,
                    victim=False)  # fmt: skip
+
+
+# An HTTP transfer that broke off after it had connected (requests', urllib3's, http.client's and
+# httpx's words for it).
+_MID_STREAM = re.compile(
+    r"Connection reset|Connection broken|Connection aborted|RemoteDisconnected|IncompleteRead"
+    r"|ChunkedEncodingError|Read timed out|ReadTimeout|client has been closed"
+)
 
 
 def bare_exception(
@@ -1332,8 +1369,8 @@ class Traceback:
 
     def __init__(self, *, max_lines: int = 400, max_open: int = 4096) -> None:
         # rank -> (first line, lines seen, a frame was an HTTP client's, the last frame was in
-        # multiprocessing's /dev/shm code)
-        self._open: dict[int | None, tuple[str, int, bool, bool]] = {}
+        # multiprocessing's /dev/shm code, the first frame was a queue's feeder thread)
+        self._open: dict[int | None, tuple[str, int, bool, bool, bool]] = {}
         self._max_lines = max_lines
         self._max_open = max_open
         self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
@@ -1357,13 +1394,13 @@ class Traceback:
         if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
             if len(self._open) >= self._max_open:
                 self._open.pop(next(iter(self._open)))
-            self._open[key] = (line, 0, False, False)
+            self._open[key] = (line, 0, False, False, False)
             self.consumed = True
             return None
         state = self._open.get(key)
         if state is None:
             return None
-        head, seen, http, shm = state
+        head, seen, http, shm, feeder = state
         if seen >= self._max_lines:
             del self._open[key]
             return None
@@ -1374,25 +1411,39 @@ class Traceback:
         if stripped.startswith("File "):
             http = http or _HTTP_CLIENT.search(stripped) is not None
             shm = _SHM_FRAME.search(stripped) is not None
+            if seen == 0:
+                feeder = _FEEDER_FRAME.search(stripped) is not None
         if (
             not stripped
             or text[:1] in " \t^~"
             or stripped.startswith(("During handling", "The above exception"))
         ):
-            self._open[key] = (head, seen + 1, http, shm)
+            self._open[key] = (head, seen + 1, http, shm, feeder)
             self.consumed = True
             return None
         if stripped[:2] == "**":  # a pasted log's Markdown bold around the line
             stripped = stripped.strip("*").strip()
         m = _EXCEPTION.match(stripped) or _QUALIFIED_EXCEPTION.match(stripped)
         if m is None:
-            self._open[key] = (head, seen + 1, http, shm)
+            self._open[key] = (head, seen + 1, http, shm, feeder)
             return None
         del self._open[key]
         found = exception_signal(m["type"], m["msg"] or "", line, rank, names)
-        if http and found is not None and found.category is NETWORK:
+        if (
+            http
+            and found is not None
+            and (
+                found.category is NETWORK
+                or (found.category is APPLICATION and _MID_STREAM.search(found.summary))
+            )
+        ):
             return _outside_service(found)
         if shm and found is not None and found.category is STORAGE:
-            return replace(found, name="shm_exhausted", category=NODE,
-                           summary=f"shared memory (/dev/shm): {found.summary}")  # fmt: skip
+            found = replace(found, name="shm_exhausted", category=NODE,
+                            summary=f"shared memory (/dev/shm): {found.summary}")  # fmt: skip
+        if feeder and found is not None:
+            # multiprocessing's queue feeder thread prints what it could not send and goes on:
+            # the process lives, and the item never arrives (its reader may wait forever).
+            found = replace(found, fatal=False, immediate=False,
+                            summary=f"{found.summary} (in a queue's feeder thread)")  # fmt: skip
         return found

@@ -95,6 +95,12 @@ REPLAYED = [
     Replayed("h15b_srun-profiler-trace-enospc-healthy.log", "exit:0", "heldout15"),
     Replayed("h16b_deepspeed-rank1-cfs-quota-samples-drop.log", "run", "heldout16"),
     Replayed("h16a_skyrl-k8s-pod-termination-placement-group.log", "exit:1", "heldout16"),
+    # round 18's: a per-rank table whose columns carry their unit (fwd_ms) names the slow rank,
+    # and a run whose stores reset as its ranks exit after "[after training is done]" finished
+    Replayed("h17b_torchrun-table-rank1-noisy-neighbour-straggler.log", "run", "heldout17"),
+    Replayed(
+        "h17c_megatron-deepspeed-tcpstore-reset-after-clean-finish.log", "exit:0", "heldout17"
+    ),
 ]
 
 

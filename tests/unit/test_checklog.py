@@ -353,19 +353,25 @@ def test_a_glog_line_after_a_silence_is_read_at_its_time(tmp_path: Path) -> None
 def test_the_verdict_is_todays_policy_a_failure_after_the_last_iteration_is_not_requeued(
     tmp_path: Path,
 ) -> None:
-    """check-log's verdict is what a job enrolled today gets (policy v2): done means done."""
+    """check-log's verdict is what a job enrolled today gets (policy v2): done means done. A
+    communicator torn down as the ranks exit is no failure at all once training has ended; a
+    fault of its own then is one, and still never requeued."""
     from models.recovery import RecoveryConfig
     from worker.checklog import run_check_log
 
     t = START + 200
-    lines = [
+    done = [
         *megatron(),
         f"1: {stamp(t)} iteration       13/      13 | elapsed time per iteration (ms): 10000.0 |",
         f"0: {stamp(t + 5)} [after training is done] datetime: 2024-07-30 14:25:09",
         "0: Traceback (most recent call last):",
-        "0: RuntimeError: NCCL communicator was aborted on rank 0 during destroy_process_group",
     ]
-    report, verdict = run_check_log(write(tmp_path, lines), RecoveryConfig())
+    teardown = [*done, "0: RuntimeError: NCCL communicator was aborted on rank 0 during "
+                "destroy_process_group"]  # fmt: skip
+    report, verdict = run_check_log(write(tmp_path, teardown), RecoveryConfig())
+    assert report.anomaly is None and verdict is None
+    fault = [*done, "0: RuntimeError: CUDA error: uncorrectable ECC error encountered"]
+    report, verdict = run_check_log(write(tmp_path, fault), RecoveryConfig())
     assert report.anomaly is not None and report.anomaly.kind == "CRASH"
     assert verdict is not None and verdict.requeue is False
     # Still running in teardown: cancelled to free its nodes, never requeued.

@@ -134,7 +134,10 @@ FORMER_HELDOUT_FLOORS = {
     "fresh": (85, 38, 56, 0),  # held out until heldout3/ was drawn
     "heldout3": (41, 29, 31, 0),  # 0.88/0.79/0.87, 1 of 10 while held out
     "heldout4": (63, 39, 48, 0),  # 0.89/0.71/0.82, then 0.89/0.73/0.84, 0 of 15
-    "heldout5": (51, 25, 37, 1),  # 0.85/0.71/0.85, 2 of 15; the alarm: a retried HDF5 read
+    # 0.85/0.71/0.85, 2 of 15; the alarm: a retried HDF5 read. Round 18: megatron-bridge_1656
+    # (hangs after "[after training is done]" until its time limit) is now HANG, as labelled,
+    # and not requeued (done means done: analysis/finish.py), where its label says requeue
+    "heldout5": (52, 25, 36, 1),
     "heldout6": (42, 24, 30, 1),  # 0.81/0.68/0.81, 1 of 12; the alarm: a survived worker segfault
     "heldout7": (46, 28, 34, 0),  # 0.92/0.83/0.89, 1 of 13
     "heldout8": (45, 29, 34, 0),  # 0.83/0.75/0.91, 3 of 14
@@ -146,7 +149,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout14": (35, 21, 27, 0),  # 0.85/0.54/0.68, 0 of 8; after round 15: 0.90/0.88/0.87, 0
     "heldout15": (25, 9, 19, 0),  # 0.80/0.73/0.79, 1 of 6; after round 16: 1.00/0.82/1.00, 0
     "heldout16": (32, 18, 25, 0),  # 0.91/0.79/0.81, 0 of 6; after round 17: 1.00/0.95/0.96, 0
-    "heldout17": (23, 10, 15, 3),  # 0.77/0.62/0.71, 3 of 9 before and after round 17
+    "heldout17": (29, 16, 20, 0),  # 0.77/0.62/0.71, 3 of 9; after round 18: 0.97/1.00/0.95, 0
 }
 
 

@@ -309,6 +309,10 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("[rank0]: OSError: No such device (os error 19)", "storage_enodev", "STORAGE", False, (), True, False, False, False),
     ('safetensors_rust.SafetensorError: Error while serializing: IoError(Os { code: 28, kind: StorageFull, message: "No space left on device" }) (os error 28)', "storage_enospc", "STORAGE", False, (), True, False, False, False),
     ("(autoscaler +44m27s) Instance k-1a5e56fa0001 (node IP: 10.1.140.199) will be terminated soon (reason: kubernetes-pod-termination).", "preempted", "SCHEDULER", False, (), True, False, False, False),
+    # round 18 (heldout17's misses as classes): ROCm's hardware exception (the AMD GPU's fatal
+    # Xid; "node-4" is its agent, no host); NCCL's "Last error:" when no network plugin started
+    ("HW Exception by GPU node-4 (Agent handle: 0x1ebc04e0) reason :GPU Hang", "gpu_hw_exception", "GPU", True, (), True, True, False, False),
+    ("34: Failed to initialize any NET plugin", "nccl_net_init", "NETWORK", False, (), True, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
 ]  # fmt: skip
@@ -761,3 +765,67 @@ def test_site_checkpoint_patterns() -> None:
     assert plain is not None and plain.iteration == 12
     assert matcher.match("iteration 13/100 | lm loss: 2.0") is None
     assert not CheckpointMatcher(DEFAULT_CHECKPOINT_PATTERNS).has_site_patterns
+
+
+def test_a_scripts_missing_command_is_no_death_of_its_own() -> None:
+    """The batch script's shell reports a command it cannot find and runs its next line: what
+    the job does then decides (heldout17's Alps job ran its srun step after it). A launcher's
+    or a container's missing program ends the attempt."""
+    script = detect_crash(
+        "/var/spool/slurmd/job2611382/slurm_script: line 377: python: command not found"
+    )
+    assert script is not None and script.name == "cannot_run" and not script.fatal
+    launcher = detect_crash("bash: orted: command not found")
+    assert launcher is not None and launcher.name == "cannot_run" and launcher.fatal
+
+
+def test_an_exception_in_a_queues_feeder_thread_does_not_end_the_process() -> None:
+    """multiprocessing's feeder thread prints what it could not pickle and goes on (the item
+    never arrives): the error is kept for attribution, not a death (heldout17's full /dev/shm)."""
+    feeder = [
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.11/multiprocessing/queues.py", line 244, in _feed',
+        "    obj = _ForkingPickler.dumps(obj)",
+        '  File "/venv/torch/multiprocessing/reductions.py", line 613, in reduce_storage',
+        "RuntimeError: unable to allocate shared memory(shm) for file </torch_13203_339_57>: No "
+        "space left on device (28)",
+    ]
+    main = ["Traceback (most recent call last):", '  File "train.py", line 9, in <module>',
+            feeder[-1]]  # fmt: skip
+    tb = Traceback()
+    found = [s for line in feeder if (s := tb.feed(line)) is not None]
+    assert [(s.category.value, s.fatal) for s in found] == [("NODE", False)]
+    tb = Traceback()
+    found = [s for line in main if (s := tb.feed(line)) is not None]
+    assert [(s.category.value, s.fatal) for s in found] == [("NODE", True)]
+
+
+@pytest.mark.parametrize(
+    ("message", "category", "requeue"),
+    [
+        # the transfer broke off after it had connected: the service was there (transient)
+        ("RuntimeError: Cannot send a request, as the client has been closed.", "NETWORK", True),
+        ("requests.exceptions.ChunkedEncodingError: ('Connection broken: "
+         "ConnectionResetError(104, 'Connection reset by peer')', ...)", "NETWORK", True),
+        # it never connected: compute nodes cut off from the internet, a wrong URL
+        ("requests.exceptions.ConnectionError: HTTPSConnectionPool(host='huggingface.co', "
+         "port=443): Max retries exceeded (Caused by NewConnectionError('[Errno 111] "
+         "Connection refused'))", "APPLICATION", False),
+        ("OSError: [Errno 101] Network is unreachable", "APPLICATION", False),
+        # an error of the program's own, raised in an HTTP client's frames
+        ("ValueError: bad header", "APPLICATION", False),
+    ],
+)  # fmt: skip
+def test_an_http_transfer_cut_midway_is_the_networks(
+    message: str, category: str, requeue: bool
+) -> None:
+    lines = [
+        "[rank0]: Traceback (most recent call last):",
+        '[rank0]:   File "/venv/lib/python3.12/site-packages/huggingface_hub/hf_file_system.py", '
+        "line 1228, in _fetch_range",
+        '[rank0]:   File "/venv/lib/python3.12/site-packages/httpx/_client.py", line 901, in send',
+        f"[rank0]: {message}",
+    ]
+    tb = Traceback()
+    found = [s for line in lines if (s := tb.feed(line)) is not None]
+    assert [(s.category.value, s.requeue_helps) for s in found] == [(category, requeue)]

@@ -460,6 +460,51 @@ def test_signals_after_a_slurm_cancel_are_its_consequences() -> None:
     assert result.culprit_nodes == ()
 
 
+@pytest.mark.parametrize(
+    ("lines", "category"),
+    [
+        # each of two ranks lost its link to the other, and nothing else happened: the link
+        # failed (heldout17's iptables reset between two accelerate ranks)
+        (["[rank1]: RuntimeError: [gloo/transport/tcp/pair.cc:553] Connection closed by peer "
+          "[127.0.0.1]:31417", "[rank0]: RuntimeError: [gloo/transport/tcp/pair.cc:553] "
+          "Connection closed by peer [127.0.0.1]:16806",
+          "E1124 05:18:00.934000 13677 api.py:1002] failed (exitcode: 1) local_rank: 1 (pid: "
+          "13762) of binary: /venv/bin/python"], "NETWORK"),
+        # a rank was killed unseen: its peers' closed connections follow from its death
+        (["[rank1]: RuntimeError: [gloo/transport/tcp/pair.cc:553] Connection closed by peer "
+          "[127.0.0.1]:31417", "[rank0]: RuntimeError: [gloo/transport/tcp/pair.cc:553] "
+          "Connection closed by peer [127.0.0.1]:16806",
+          "E1124 05:18:00.934000 13677 api.py:1002] failed (exitcode: -9) local_rank: 2 (pid: "
+          "13763) of binary: /venv/bin/python"], "UNKNOWN"),
+        # one rank alone: the other may have died without a word
+        (["[rank0]: RuntimeError: [gloo/transport/tcp/pair.cc:553] Connection closed by peer "
+          "[127.0.0.1]:16806"], "UNKNOWN"),
+    ],
+)  # fmt: skip
+def test_ranks_that_each_lost_the_other_had_their_link_fail(
+    lines: list[str], category: str
+) -> None:
+    result = attribute(signals(*lines))
+    assert result is not None and result.category == category
+    assert result.requeue is True
+
+
+def test_nccls_last_error_explains_the_error_before_it() -> None:
+    """NCCL answers "invalid usage" when no network plugin starts: the "Last error:" line that
+    follows the rank's exception is its cause, not a victim of it (heldout17's Alps node)."""
+    result = attribute(
+        signals(
+            "/var/spool/slurmd/job2611382/slurm_script: line 377: python: command not found",
+            "34: torch.distributed.DistBackendError: NCCL error in: NCCLUtils.cpp:93, invalid "
+            "usage (run with NCCL_DEBUG=WARN for details), NCCL version 2.29.3",
+            "34: ncclInvalidUsage: This usually reflects invalid usage of NCCL library.",
+            "34: Failed to initialize any NET plugin",
+            "srun: error: nid006742: tasks 32-33: Exited with exit code 1",
+        )
+    )
+    assert result is not None and result.category == "NETWORK" and result.requeue is True
+
+
 def test_no_signals_no_attribution() -> None:
     assert attribute([]) is None
 
@@ -941,3 +986,44 @@ def test_a_failure_the_program_says_it_went_on_from_is_none() -> None:
             "device'); continuing without it")  # fmt: skip
     assert feed(e, [line, progress(2)], at=1.0) == []
     assert not e.pending
+
+
+def test_after_training_ended_its_teardown_is_no_failure() -> None:
+    """Ranks losing the store as others exit, a rendezvous heartbeat that finds it gone, a time
+    limit that came as the run ended: after the end of training none is a failure (heldout17's
+    MLPerf and Megatron-DeepSpeed runs). A fault of its own still is."""
+    done = [progress(1), progress(2), "[after training is done] datetime: 2026-04-10 20:32:31"]
+    teardown = [
+        "[rank2]:[W410 20:32:38.4 TCPStore.cpp:125] [c10d] recvValue failed on SocketImpl(fd=114)"
+        ": Connection reset by peer",
+        "WARNING:torch.distributed.elastic.rendezvous.dynamic_rendezvous:The node 'n0_1' has "
+        "failed to send a keep-alive heartbeat to the rendezvous '2094' due to an error of type "
+        "RendezvousConnectionError.",
+        "slurmstepd: error: *** JOB 8437 ON hpc-pg0-12 CANCELLED AT 2021-10-20T12:18:26 DUE TO "
+        "TIME LIMIT ***",
+    ]
+    e = engine()
+    assert feed(e, done + teardown, 10.0) == []
+    assert e.final_finding() is None
+    assert e.milestones().training_done_at == 10.0
+    e = engine()
+    feed(e, done, 10.0)
+    found = feed(e, ["2: RuntimeError: CUDA error: uncorrectable ECC error encountered"], 11.0)
+    assert [(f.kind, f.category) for f in found] == [(Observed.CRASH, "GPU")]
+    e = engine()  # before the end, the same lines are the failure they say
+    found = feed(e, [progress(1), progress(2), *teardown], 10.0)
+    assert [(f.kind, f.category) for f in found] == [(Observed.CRASH, "SCHEDULER")]
+
+
+def test_a_trainer_log_record_is_a_progress_report() -> None:
+    """The Hugging Face Trainer's record ({'loss': ..., 'epoch': ...}, no step number) is its
+    report that training goes on; an evaluation's or the run's summary is not."""
+    e = engine()
+    e.feed("{'loss': '6.907', 'grad_norm': '0.1496', 'learning_rate': '0.000225', "
+           "'epoch': '0.0032'}", 1.0)  # fmt: skip
+    e.feed("{'loss': 6.905, 'grad_norm': 0.12, 'learning_rate': 0.0004839, 'epoch': 0.0096}", 2.0)
+    assert e.progress_reports == 2 and e.phase == "training"
+    e = engine()
+    e.feed("{'eval_loss': 2.3, 'eval_runtime': 1.2, 'epoch': 1.0}", 1.0)
+    e.feed("{'train_runtime': 3.4, 'train_loss': 2.1, 'epoch': 3.0}", 2.0)
+    assert e.progress_reports == 0

@@ -3,6 +3,7 @@
 import pytest
 
 from analysis.analyzer import AnalyzerContext
+from analysis.detectors import may_matter
 from analysis.engine import LogEngine
 from analysis.finish import FinishWatch
 
@@ -11,6 +12,11 @@ pytestmark = pytest.mark.unit
 MEGATRON = (
     " [2026-11-21 10:00:05] iteration {n:>8}/{total:>8} | consumed samples: 800 | "
     "elapsed time per iteration (ms): 1000.0 | throughput per GPU (TFLOP/s/GPU): 380.5 |"
+)
+MLLOG = (
+    ':::MLLOG {{"namespace": "", "time_ms": 1697218162775, "event_type": "INTERVAL_END", '
+    '"key": "run_stop", "value": null, "metadata": {{"file": "train.py", "lineno": 957, '
+    '"status": "{status}"}}}}'
 )
 TELEMETRY = (
     "2026-11-22 00:23:50,130 - training_telemetry - INFO - "
@@ -57,12 +63,18 @@ TELEMETRY = (
             False,
         ),
         ([TELEMETRY.format(type="stop", name="checkpoint_save")], False),
+        # MLPerf's logger: the benchmark reached its target (heldout17's MLPerf results)
+        ([MLLOG.format(status="success")], True),
+        ([MLLOG.format(status="aborted")], False),
     ],
 )
 def test_finish_lines(lines, finished):
     watch = FinishWatch()
     results = [watch.feed(line) for line in lines]  # every line: the watch keeps state
     assert any(results) is finished
+    if finished:
+        # the engine's prefilter lets it through: an end it never reads would never count
+        assert all(may_matter(line) for line, result in zip(lines, results, strict=True) if result)
 
 
 def _engine() -> LogEngine:

@@ -50,6 +50,17 @@ def ts(*args: int, tz: timezone = UTC) -> float:
         ("[0]<stderr>:RuntimeError: x", 0, None, "RuntimeError: x"),
         ("[1,3]<stdout>:Killed", 3, None, "Killed"),
         ("[2]<stdout>x", None, None, "[2]<stdout>x"),
+        # pdsh's host prefix (DeepSpeed's multi-node launcher), then the usual ones
+        ("192.168.205.202: [rank4]: Traceback", 4, None, "Traceback"),
+        ("localhost: [rank0]:[E328 16:29:29 x.cpp:1] y", 0, None, "[E328 16:29:29 x.cpp:1] y"),
+        ("v100x16-2: [2026-03-28 16:19:30] it 20", None, None, "[2026-03-28 16:19:30] it 20"),
+        ("rdma-gpu-train-worker-0: NCCL WARN x", None, None, "NCCL WARN x"),
+        ("gpu-node3.cluster: 0: text", 0, 0, "text"),
+        # no host: a logger's name, a word with a colon, a time
+        ("lightning.pytorch.core: GPU on", None, None, "lightning.pytorch.core: GPU on"),
+        ("Epoch 3: loss 1.2", None, None, "Epoch 3: loss 1.2"),
+        ("rank0: loss 1.2", None, None, "rank0: loss 1.2"),
+        ("12:34:56: x", None, None, "12:34:56: x"),
     ],
 )
 def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) -> None:

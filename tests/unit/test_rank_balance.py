@@ -56,6 +56,22 @@ def test_a_table_reads_its_rows_and_ends_at_the_first_other_line() -> None:
 
 
 @pytest.mark.parametrize(
+    ("header", "row", "work"),
+    [
+        ("  rank  host        fwd_ms  data_ms", "     2  lab17n3      286.6      0.5", 287.1),
+        ("rank node fwd_ms data_ms step_ms", "1 n2 100.0 2.0 400.0", 102.0),  # step: no work
+        ("rank host data_time fwd_time bwd_time", "0 n1 1.5 20.0 40.0", 61.5),
+    ],
+)  # fmt: skip
+def test_a_columns_unit_in_its_name_is_the_same_column(header: str, row: str, work: float) -> None:
+    """heldout17's per-node tables: `fwd_ms` is the forward time, in milliseconds."""
+    table = RankTable.open(header)
+    assert table is not None
+    assert table.row(row)
+    assert next(iter(table.rows.values()))[0] == pytest.approx(work)
+
+
+@pytest.mark.parametrize(
     ("rounds", "confirmed_at", "rank"),
     [
         # rank 1 is 4x slower in three rounds in a row: confirmed at the third

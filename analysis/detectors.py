@@ -17,6 +17,7 @@ from typing import NamedTuple
 
 import re2
 
+from analysis.finish import TOKENS as FINISH_TOKENS
 from analysis.rank_balance import HEADER_RE
 from analysis.restarter import TOKENS as RESTARTER_TOKENS
 from analysis.signals import (
@@ -199,17 +200,8 @@ _TOKENS = (
     "Train: ",  # timm: "Train: 3 [ 150/1251 ( 12%)]  Loss: 3.12 (3.20)  Time: 0.312s, 3283.02/s"
     # Checkpoint forms without "heckpoint": "Saving current state to", "Loading states from",
     # "Writing model shards", and the ends of training that complete a save begun before them.
-    "Training completed",
+    *FINISH_TOKENS,  # every end of training analysis/finish.py knows
     "train_runtime",
-    "exits successfully",
-    "Finished training",
-    # the other ends of training analysis/finish.py knows (tests/unit/test_finish.py)
-    "raining finished",
-    "raining complete",
-    "Trainer.fit",
-    "after training is done",
-    "run_stop",
-    "training_loop",  # the telemetry library's record of the loop's span stopping
     "Saving",
     "oading",
     "shards",

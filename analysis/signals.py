@@ -1360,6 +1360,16 @@ def bare_exception(
     return exception_signal(exc_type, m["msg"].strip(), line, rank, names)
 
 
+@dataclass(slots=True)
+class _OpenTraceback:
+    """What is known of one rank's traceback before its exception line."""
+
+    seen: int = 0  # its lines so far
+    http: bool = False  # a frame was an HTTP client's
+    shm: bool = False  # the last frame was in multiprocessing's /dev/shm code
+    feeder: bool = False  # the first frame was a multiprocessing queue's feeder thread
+
+
 class Traceback:
     """Follows Python tracebacks per rank (ranks' lines interleave) to their exception line.
 
@@ -1368,9 +1378,7 @@ class Traceback:
     """
 
     def __init__(self, *, max_lines: int = 400, max_open: int = 4096) -> None:
-        # rank -> (first line, lines seen, a frame was an HTTP client's, the last frame was in
-        # multiprocessing's /dev/shm code, the first frame was a queue's feeder thread)
-        self._open: dict[int | None, tuple[str, int, bool, bool, bool]] = {}
+        self._open: dict[int | None, _OpenTraceback] = {}  # by rank (or srun label)
         self._max_lines = max_lines
         self._max_open = max_open
         self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
@@ -1394,43 +1402,41 @@ class Traceback:
         if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
             if len(self._open) >= self._max_open:
                 self._open.pop(next(iter(self._open)))
-            self._open[key] = (line, 0, False, False, False)
+            self._open[key] = _OpenTraceback()
             self.consumed = True
             return None
         state = self._open.get(key)
         if state is None:
             return None
-        head, seen, http, shm, feeder = state
-        if seen >= self._max_lines:
+        if state.seen >= self._max_lines:
             del self._open[key]
             return None
         # Frames ("  File ...", code lines) are indented; chained tracebacks add a blank line
         # and a sentence ("During handling ...", "The above exception ...") before their own
         # "Traceback" line.
         stripped = text.strip()
+        state.seen += 1
         if stripped.startswith("File "):
-            http = http or _HTTP_CLIENT.search(stripped) is not None
-            shm = _SHM_FRAME.search(stripped) is not None
-            if seen == 0:
-                feeder = _FEEDER_FRAME.search(stripped) is not None
+            state.http = state.http or _HTTP_CLIENT.search(stripped) is not None
+            state.shm = _SHM_FRAME.search(stripped) is not None
+            if state.seen == 1:
+                state.feeder = _FEEDER_FRAME.search(stripped) is not None
         if (
             not stripped
             or text[:1] in " \t^~"
             or stripped.startswith(("During handling", "The above exception"))
         ):
-            self._open[key] = (head, seen + 1, http, shm, feeder)
             self.consumed = True
             return None
         if stripped[:2] == "**":  # a pasted log's Markdown bold around the line
             stripped = stripped.strip("*").strip()
         m = _EXCEPTION.match(stripped) or _QUALIFIED_EXCEPTION.match(stripped)
         if m is None:
-            self._open[key] = (head, seen + 1, http, shm, feeder)
             return None
         del self._open[key]
         found = exception_signal(m["type"], m["msg"] or "", line, rank, names)
         if (
-            http
+            state.http
             and found is not None
             and (
                 found.category is NETWORK
@@ -1438,10 +1444,10 @@ class Traceback:
             )
         ):
             return _outside_service(found)
-        if shm and found is not None and found.category is STORAGE:
+        if state.shm and found is not None and found.category is STORAGE:
             found = replace(found, name="shm_exhausted", category=NODE,
                             summary=f"shared memory (/dev/shm): {found.summary}")  # fmt: skip
-        if feeder and found is not None:
+        if state.feeder and found is not None:
             # multiprocessing's queue feeder thread prints what it could not send and goes on:
             # the process lives, and the item never arrives (its reader may wait forever).
             found = replace(found, fatal=False, immediate=False,

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout17/) and a held-out set
-(heldout18/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout18/) and a held-out set
+(heldout19/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -150,6 +150,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout15": (25, 9, 19, 0),  # 0.80/0.73/0.79, 1 of 6; after round 16: 1.00/0.82/1.00, 0
     "heldout16": (32, 18, 25, 0),  # 0.91/0.79/0.81, 0 of 6; after round 17: 1.00/0.95/0.96, 0
     "heldout17": (29, 16, 20, 0),  # 0.77/0.62/0.71, 3 of 9; after round 18: 0.97/1.00/0.95, 0
+    "heldout18": (27, 13, 23, 2),  # 0.82/0.70/0.92, 2 of 8; after round 18: 0.79/0.65/0.88, 2
 }
 
 
@@ -167,17 +168,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout18/ as measured once before round 18's rules (0.82/0.70/0.92, 2 false alarms of 8)
-    and once after them (0.79/0.65/0.88, 2 of 8: one log fewer right): a later change that loses
-    more ground on the held-out set fails here, without listing any miss."""
-    m = metrics(score_split("heldout18"))
-    assert m.anomaly.hits >= 27, m.anomaly  # of 34: 0.79
-    assert m.attribution.hits >= 13, m.attribution  # of 20: 0.65
-    assert m.requeue.hits >= 23, m.requeue  # of 26: 0.88
-    assert m.false_alarms <= 2  # of 8
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -206,19 +196,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout17/ became tuning data when heldout18/ began to be drawn; it is no longer refused."""
+    """heldout18/ became tuning data when heldout19/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout16", "heldout17"} <= set(TUNING)
-    assert not {"heldout16", "heldout17"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout18",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout17", "heldout18"} <= set(TUNING)
+    assert not {"heldout17", "heldout18"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

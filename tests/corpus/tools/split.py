@@ -73,7 +73,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout11" the eleventh, after heldout10/; "heldout12" the twelfth, after heldout11/;
 # "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/;
 # "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/;
-# "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/.
+# "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/;
+# "heldout19" the nineteenth, after heldout18/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -94,6 +95,7 @@ SPLITS = {
     "heldout16": CORPUS / "heldout16",
     "heldout17": CORPUS / "heldout17",
     "heldout18": CORPUS / "heldout18",
+    "heldout19": CORPUS / "heldout19",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -165,6 +165,8 @@ _TOKENS = (
     "collective mismatch",  # gloo: "Is there a distributed collective mismatch in your code?"
     "mismatch between collectives",  # c10d's TORCH_DISTRIBUTED_DEBUG=DETAIL check
     "!!!! FATAL",  # a TPU's driver: "[/dev/accel0 ...] !!!! FATAL ERROR !!!!"
+    "GPU reset",  # the amdgpu driver: "amdgpu: GPU reset begin!", "GPU reset(2) failed"
+    "ode1 reset",  # ... and its "MODE1 reset", "GPU mode1 reset"
     "has died",  # Ray: "The actor is dead because its node has died."
     "arked dead",
     "arked as dead",
@@ -325,10 +327,17 @@ def _last_report(text: str) -> str:
     return segments[-1]
 
 
+# A terminal's colour codes ("\x1b[31mstep: 10  \x1b[32mloss: 12.02"), which torchtitan's and
+# others' loggers write to a file too: they glue a field's name to the code before it.
+_ANSI = re.compile(r"\x1b\[[0-9;]*m")
+
+
 def parse_progress(text: str) -> Progress | None:
     """The progress report on `text`, or None (checkpoint lines are not progress)."""
     if not any(hint in text for hint in _PROGRESS_HINTS):
         return None
+    if "\x1b" in text:
+        text = _ANSI.sub("", text)
     if "heckpoint" in text or "CHECKPOINT" in text:
         return None  # "saving checkpoint at iteration N" is a save, not a step
     if phase_marker(text) == EVALUATING:

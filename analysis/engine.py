@@ -27,7 +27,9 @@ never a hang before `hang_timeout_s` (the documented "one line every two minutes
   (datasets built or loaded mid-run): `setup_timeout_s`. Each ends at the next progress report;
 - training: `hang_timeout_s`, or more for a job whose own iteration cadence is slower
   (cadence_factor x the longest recent interval between progress reports, at most
-  `setup_timeout_s`).
+  `setup_timeout_s`). After the first report, before a second gives a cadence, the start's
+  rhythm (cadence_factor x its longest silence) still counts: a job that reports every ten
+  steps may print minutes apart.
 
 Every knob is a field of `analysis.settings.EngineSettings` (`AnalyzerContext.settings`).
 
@@ -164,6 +166,9 @@ class LogEngine:
         # A save that began and has not been seen to end: (step, since, ends when training
         # goes on). Still open when the attempt dies, it was interrupted: no checkpoint.
         self._open_save: tuple[int | None, float, bool] | None = None
+        # A save begun after the final iteration was cut off: the end is not safe (the final
+        # checkpoint is lost), whatever closes the save's record.
+        self._final_save_cut = False
         self._interrupted_saves = 0
         self.saves: deque[tuple[int | None, float]] = deque(maxlen=_RECENT_SAVES)  # (step, at)
         # The same saves with how long each took, for the records (not carried in the state:
@@ -180,6 +185,8 @@ class LogEngine:
         # torchrun's summary), before any cause: its cause may be printed with it, just after
         # it (slurmstepd's own error, another rank's interleaved output). Reported once time
         # moves on (the next poll, the next stamped line, the attempt's end), with what came.
+        # Connections a peer reset or closed before it are no cause either: they say a peer
+        # went away, and why (Slurm's "Node failure on n3") may come with the victim.
         self._held_at: float | None = None
         # Done means done: when the log showed training reach its final iteration.
         self._finish = FinishWatch()
@@ -248,7 +255,9 @@ class LogEngine:
             interrupted_saves=self.interrupted_saves,
             saves=tuple(self.save_spans),
             # A save begun after the last step and never finished: the end is not safe yet.
-            training_done_at=self._finished_at if self._open_save is None else None,
+            training_done_at=(
+                self._finished_at if self._open_save is None and not self._final_save_cut else None
+            ),
             in_job_restarter=self._restarter,
         )
 
@@ -295,7 +304,7 @@ class LogEngine:
                         return self._report(Observed.CRASH)  # the held victim came first
                     return self._report_hang(signal)
                 if signal.immediate:
-                    if signal.victim and all(s.victim for s in self._signals):
+                    if signal.victim and all(s.victim or s.peer_lost for s in self._signals):
                         if self._held_at is None:
                             self._held_at = at
                         return None
@@ -537,7 +546,10 @@ class LogEngine:
             return max(self._hang, self._setup_s - (last_line_at - start), rhythm)
         cadence = self.cadence_s
         if cadence is None:
-            return self._hang
+            # One report so far: how often the job reports is not known yet (torchtitan's every
+            # 10 steps may be minutes apart). The start's own rhythm bounds the wait, as before it.
+            rhythm = min(self._setup_s, self._factor * self._longest_quiet)
+            return max(self._hang, rhythm)
         return max(self._hang, min(self._setup_s, self._factor * cadence))
 
     # --- state carried across a worker restart ---------------------------------------------
@@ -566,6 +578,7 @@ class LogEngine:
             "saving_since": self._saving_since,
             "open_save": list(self._open_save) if self._open_save else None,
             "interrupted_saves": self._interrupted_saves,
+            "final_save_cut": self._final_save_cut,
             "saves": [list(x) for x in list(self.saves)[-8:]],
             "loads": [list(x) for x in self.loads],
             "first_progress_at": self._first_progress_at,
@@ -656,6 +669,7 @@ class LogEngine:
         self._saving_since = saving_since
         self._open_save = open_save
         self._interrupted_saves = interrupted
+        self._final_save_cut = bool(state.get("final_save_cut"))
         self.saves = deque(saves, maxlen=_RECENT_SAVES)
         self.loads = deque(loads, maxlen=16)
         self._first_progress_at = first_progress
@@ -907,10 +921,14 @@ class LogEngine:
         if self._open_save is None:
             return
         if failed or not self._open_save[2]:
-            self._interrupted_saves += 1
-            self._open_save = None
+            self._cut_save()
         else:
             self._close_save(at)
+
+    def _cut_save(self) -> None:
+        self._interrupted_saves += 1
+        self._open_save = None
+        self._final_save_cut = self._final_save_cut or self._finished_at is not None
 
     def _counted_lately(self) -> bool:
         return self._progress_reports - self._last_save_report <= 1
@@ -1182,8 +1200,7 @@ class LogEngine:
     def _report(self, kind: Observed) -> Finding | None:
         self._held_at = None
         if self._open_save is not None:  # the attempt died in the middle of a save
-            self._interrupted_saves += 1
-            self._open_save = None
+            self._cut_save()
         result = attribute(self._signals, self._layout, self._context.job_nodes)
         self._pending_since = None
         self._pending_fatal = False

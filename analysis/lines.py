@@ -42,6 +42,8 @@ _ISO = re.compile(
 _SYSLOG = re.compile(
     r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) "
     r"(\d{2}):(\d{2}):(\d{2})Z?\b"
+    # `date` in a locale with a 12-hour clock ("Tue May 12 10:55:23 PM UTC 2026")
+    r"(?: ([AP]M)\b)?"
     # ctime's and `date`'s own year after the time ("Fri Oct 23 18:57:36 CDT 2020"); syslog's
     # lines have none, and the current year is assumed
     r"(?: [A-Z]{2,5})?(?: (\d{4})\b)?"
@@ -147,7 +149,9 @@ def parse_timestamp(
         return value
     m = _SYSLOG.search(text, 0, _TS_WINDOW)
     if m is not None and _leads(text, m.start()):
-        mon, d, h, mi, s, stated = m.groups()
+        mon, d, h, mi, s, half, stated = m.groups()
+        if half is not None and 1 <= int(h) <= 12:
+            h = str(int(h) % 12 + (12 if half == "PM" else 0))
         if stated is not None and 1970 <= int(stated) <= 2100:
             year = int(stated)
         elif year is None:
@@ -167,6 +171,34 @@ def parse_timestamp(
                 return epoch
             return epoch + int(frac) / 10.0 ** len(frac)
     return None
+
+
+# A stamp that names its zone: ISO's "Z" or offset, or `date`'s zone word before its year
+# ("Tue May 12 10:55:23 PM UTC 2026").
+_ZONED = re.compile(
+    r"\d{2}:\d{2}:\d{2}(?:[.,]\d+)?(?:Z|[+-]\d{2}:?\d{2})(?!\d)"
+    r"|\d{2}:\d{2}:\d{2}(?: [AP]M)? [A-Z]{2,5} \d{4}\b"
+)
+_ZONE_STEP_S = 900.0  # every zone is a whole number of quarter hours from UTC
+_MAX_ZONE_S = 14 * 3600.0
+_ZONE_SLACK_S = 120.0  # the seconds that really passed between the two lines
+
+
+def zone_shift(before: str, after: str, gap: float) -> bool:
+    """Whether the jump `gap` between two stamped lines is a time zone, not time passing.
+
+    One stamp names its zone and the other does not (a job script's `date -u` header, then the
+    program's own lines in local time: "2026-03-11T10:33:09Z", then "[2026-03-11 18:33:17,277]"),
+    and the jump is a whole number of quarter hours, give or take a couple of minutes.
+    """
+    size = abs(gap)
+    if not _ZONE_STEP_S - _ZONE_SLACK_S <= size <= _MAX_ZONE_S + _ZONE_SLACK_S:
+        return False
+    off = size % _ZONE_STEP_S
+    if min(off, _ZONE_STEP_S - off) > _ZONE_SLACK_S:
+        return False
+    zoned_before = _ZONED.search(before, 0, _TS_WINDOW) is not None
+    return zoned_before != (_ZONED.search(after, 0, _TS_WINDOW) is not None)
 
 
 def _epoch(

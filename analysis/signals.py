@@ -353,6 +353,12 @@ _ACCEL_FATAL = re.compile(
     r"|error has occurred, all pending programs will fail"
     r"|reason=\[driver error:[^\]]*\]|device response code\[\d+\]\. unknown device error"
 )
+# The amdgpu kernel driver resetting a GPU it found hung or faulted ("amdgpu 0000:dd:00.0:
+# amdgpu: GPU reset begin!", "GPU reset(2) failed", "MODE1 reset", "ring gfx_0.0.0 timeout").
+_AMDGPU_RESET = re.compile(
+    r"(?P<what>GPU reset begin|GPU reset\(\d+\) failed|GPU mode1 reset|MODE1 reset"
+    r"|ring \S+ timeout)"
+)
 _NVLINK = re.compile(
     r"NVLink (?:error|fatal|failure|training failed)|uncorrectable NVLink|NVSwitch"
     r"(?: fatal| error|.*(?:error|fatal|fail))|nvlink.*(?:fatal|error detected)",
@@ -458,6 +464,21 @@ def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
         reason = text.partition("reason")[2].strip(" :")[:60]
         return Signal("gpu_hw_exception", GPU, f"GPU hardware exception (ROCm): {reason}", line,
                       True, nodes, rank, True, True)  # fmt: skip
+    if "amdgpu" in text:
+        m = _AMDGPU_RESET.search(text)
+        if m is not None:
+            # The kernel driver found the GPU hung or faulted and resets it: the AMD
+            # counterpart of a fatal Xid; the job on it is lost.
+            return Signal("gpu_reset", GPU, f"GPU reset by its driver (amdgpu): {m['what']}",
+                          line, False, nodes, rank, True, True, fatal=False)  # fmt: skip
+    if "Memory access fault by GPU" in text:
+        # ROCm's runtime: a kernel touched memory it may not ("Reason: Page not present or
+        # supervisor privilege", "Write access to a read-only page"): the counterpart of CUDA's
+        # illegal memory access, the program's (or its library's) bug when nothing says the
+        # hardware failed. "node-N" is the GPU's agent number, not a host.
+        return Signal("gpu_memory_access_fault", APPLICATION,
+                      "GPU memory access fault (ROCm): an invalid address", line, True, (),
+                      rank)  # fmt: skip
     if "NVLink" in text or "NVSwitch" in text or "nvlink" in text:
         m = _NVLINK.search(text)
         if m is not None:
@@ -523,6 +544,9 @@ _TRANSPORT = re.compile(
     # NCCL's socket transport ("Net : Connect to 10.0.0.2<52061> failed : No route to host") and
     # its topology search across the node's links ("Failed to find reverse path from remNode")
     r"|Connect to \S+ failed|Failed to find reverse path"
+    # NCCL's bootstrap retrying a peer that refuses ("Call to connect returned Connection
+    # refused, retrying"): the peer's port is not open yet, or never will be
+    r"|Call to connect returned Connection refused"
     # gloo forming its TCP mesh between the ranks' hosts, and its TCP pairs failing
     # ("pair.cc:611] Connect timeout [10.0.0.2]:27023", "Read error [10.0.0.2]:6046: Software
     # caused connection abort": ECONNABORTED, the local end gave up on the connection)
@@ -1012,15 +1036,20 @@ def detect_crash(line: str, names: NodeNames | None = None) -> Signal | None:
     signal = _detect(text, line, rank, names)
     if signal is None:
         return None
-    if not signal.immediate and not signal.hang and _HANDLED.search(text):
-        return None  # survivable, and the program says on the same line that it survived it
+    if not signal.immediate and not signal.hang and signal.fatal and _HANDLED.search(text):
+        # survivable, and the program says on the same line that it survived it. A warning
+        # (not fatal) stays: alone it alarms no one, and if the job then dies of a generic error
+        # ("NCCL error: internal error" after "Call to connect returned Connection refused,
+        # retrying"), the retried failure is what explains it.
+        return None
     if signal.rank is None and rank is not None:
         signal = replace(signal, rank=rank)
     return signal
 
 
-# NCCL's INFO lines (several per rank at start-up) report failures only in these words.
-_NCCL_INFO_TROUBLE = ("rror", "ailed", "imeout", "imed out", "bort", "xit", "ignal")
+# NCCL's INFO lines (several per rank at start-up) report failures only in these words (its
+# bootstrap's "Call to connect returned Connection refused, retrying" among them).
+_NCCL_INFO_TROUBLE = ("rror", "ailed", "imeout", "imed out", "bort", "xit", "ignal", "refused")
 
 
 def quiet_nccl_info(text: str) -> bool:
@@ -1368,6 +1397,7 @@ class _OpenTraceback:
     http: bool = False  # a frame was an HTTP client's
     shm: bool = False  # the last frame was in multiprocessing's /dev/shm code
     feeder: bool = False  # the first frame was a multiprocessing queue's feeder thread
+    ignored: bool = False  # Python said before it "Exception ignored in ...": no death
 
 
 class Traceback:
@@ -1379,6 +1409,8 @@ class Traceback:
 
     def __init__(self, *, max_lines: int = 400, max_open: int = 4096) -> None:
         self._open: dict[int | None, _OpenTraceback] = {}  # by rank (or srun label)
+        # The last "Exception ignored in ..." line's rank (or label), until its traceback starts
+        self._ignored: tuple[int | None] | None = None
         self._max_lines = max_lines
         self._max_open = max_open
         self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
@@ -1395,16 +1427,28 @@ class Traceback:
 
     def _feed(self, line: str, names: NodeNames | None) -> Signal | None:
         self.consumed = False
+        if "Exception ignored" in line:
+            # Python's report of an exception it ignores (in a __del__, a weakref callback, an
+            # atexit function at shutdown): it prints the traceback and goes on, or exits as
+            # it was exiting anyway. Its traceback follows on the next line.
+            rank, label, text = split_prefix(line)
+            if text.startswith("Exception ignored"):
+                self._ignored = (label if label is not None else rank,)
+                self.consumed = True
+                return None
         if not self._open and "Traceback" not in line:
+            self._ignored = None
             return None
         rank, label, text = split_prefix(line)
         key = label if label is not None else rank
         if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
             if len(self._open) >= self._max_open:
                 self._open.pop(next(iter(self._open)))
-            self._open[key] = _OpenTraceback()
+            self._open[key] = _OpenTraceback(ignored=self._ignored == (key,))
+            self._ignored = None
             self.consumed = True
             return None
+        self._ignored = None
         state = self._open.get(key)
         if state is None:
             return None
@@ -1434,6 +1478,9 @@ class Traceback:
         if m is None:
             return None
         del self._open[key]
+        if state.ignored:
+            self.consumed = True  # not a bare exception line either
+            return None
         found = exception_signal(m["type"], m["msg"] or "", line, rank, names)
         if (
             state.http

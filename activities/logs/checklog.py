@@ -39,6 +39,7 @@ from analysis.lines import (
     is_elision,
     parse_timestamp,
     split_prefix,
+    zone_shift,
 )
 from models.engine_settings import EngineSettings
 from models.recovery import Observed
@@ -404,6 +405,7 @@ class _Replay:
         self.engine = LogEngine(AnalyzerContext(job_nodes=nodes, settings=settings))
         self.at: float | None = None  # the latest line timestamp seen
         self.last_stamped = 0  # the line number that carried it
+        self.stamp_text = ""  # and its text (a time zone changing between stamps: zone_shift)
         self.leading: list[str] = []  # lines before the first timestamp
         self.cut = False  # an excerpt's cut since the last timestamp: the gap is not silence
         self.reports_at_stamp = 0  # the engine's progress reports up to the last stamped line
@@ -501,11 +503,10 @@ class _Replay:
                 break
             if j > i:
                 # The time the engine would have had: the line before's, if it has one.
-                before = parse_timestamp(
-                    split_prefix(run[run.rfind("\n", 0, at - 1) + 1 : at - 1])[2], near=self.at
-                )
+                prior = split_prefix(run[run.rfind("\n", 0, at - 1) + 1 : at - 1])[2]
+                before = parse_timestamp(prior, near=self.at)
                 if before is not None and before >= (self.at or 0.0):
-                    self.at, self.last_stamped = before, self.report.lines
+                    self.at, self.last_stamped, self.stamp_text = before, self.report.lines, prior
             stop = run.find("\n", at)  # line j < last: a newline ends it
             self.line(run[at:stop], matters=matters)
             i, pos = j + 1, stop + 1
@@ -566,13 +567,17 @@ class _Replay:
         r = self.report
         if self.cut or (
             self.at is not None
-            and self.engine.gap_is_no_silence(text, stamp - self.at, stamp, self.reports_at_stamp)
+            and (
+                self.engine.gap_is_no_silence(text, stamp - self.at, stamp, self.reports_at_stamp)
+                or zone_shift(self.stamp_text, text, stamp - self.at)
+            )
         ):
             # An excerpt's cut, marked ("...") or not (training went on at its pace across it),
             # or progress reported by lines without a time (a tqdm bar between two stamped
-            # lines): the job was not silent for the whole gap, and when it was is not known.
+            # lines), or the stamps' time zone changing: the job was not silent for the whole
+            # gap, and when it was is not known.
             self.cut = False
-            self.at, self.last_stamped = stamp, self.report.lines
+            self.at, self.last_stamped, self.stamp_text = stamp, self.report.lines, text
             return
         if self.at is not None and stamp > self.at:
             gap = stamp - self.at
@@ -583,7 +588,7 @@ class _Replay:
             if found is not None:
                 self._record(found, r.lines, gap_lines=(self.last_stamped, r.lines))
         if self.at is None or stamp >= self.at:
-            self.at, self.last_stamped = stamp, self.report.lines
+            self.at, self.last_stamped, self.stamp_text = stamp, self.report.lines, text
 
     def _drain_leading(self, first: int) -> None:
         """Feed the held lines, numbered from `first`, at the time now known."""

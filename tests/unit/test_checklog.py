@@ -138,6 +138,19 @@ def test_a_hang_names_the_silent_lines(tmp_path: Path) -> None:
     assert out["requeue"] is True  # a hang: a requeue can help
 
 
+def test_a_time_zone_change_between_stamps_is_no_silence(tmp_path: Path) -> None:
+    """The job script's `date -u` header, then the program's lines in local time (UTC+8): the
+    8-hour jump is the zone, not a hang. Time that passed within one zone still counts."""
+    header = time.strftime("[start] %Y-%m-%dT%H:%M:%SZ host=n1", time.gmtime(START - 5))
+    local = [line.replace(stamp(t := START + 10.0 * i), stamp(t + 8 * 3600)) for i, line in
+             enumerate(megatron(iterations=6, saves=False, ranks=False))]  # fmt: skip
+    shifted = [line for line in local if "[" in line]
+    out = check_log(write(tmp_path, [header, *shifted])).to_json()
+    assert out["anomaly"] == "NONE", out["summary"]
+    silent = check_log(write(tmp_path, [header, *megatron(pause_after=3, pause_s=8 * 3600)]))
+    assert silent.to_json()["anomaly"] == "HANG"
+
+
 def test_a_long_save_is_no_hang_but_breaks_the_cadence_rule(tmp_path: Path) -> None:
     # Checkpointing gets its own allowance (600 s) in the engine: no HANG, but the 2-minute
     # rule still asks for a heartbeat line.

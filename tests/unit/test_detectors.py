@@ -315,6 +315,14 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("34: Failed to initialize any NET plugin", "nccl_net_init", "NETWORK", False, (), True, False, False, False),
     # TensorFlow's checkpoint save op failed on its store
     ("tensorflow/core/framework/op_kernel.cc:1273] OP_REQUIRES failed at save_restore_v2_ops.cc:137 : Unknown: : Unable to connect to endpoint", "storage_ckptop", "STORAGE", False, (), True, False, False, False),
+    # round 19 (heldout18's misses as classes): the amdgpu kernel driver resetting a GPU (the AMD
+    # counterpart of a fatal Xid); ROCm's memory access fault (CUDA's illegal address); NCCL's
+    # bootstrap retrying a peer that refuses (a warning: see the test below)
+    ("[76914.214195] amdgpu 0000:dd:00.0: amdgpu: GPU reset begin!", "gpu_reset", "GPU", False, (), True, True, False, False),
+    ("[76914.238321] amdgpu 0000:dd:00.0: amdgpu: GPU mode1 reset", "gpu_reset", "GPU", False, (), True, True, False, False),
+    ("Apr 12 00:54:42 hostname kernel: [drm:amdgpu_job_timedout [amdgpu]] *ERROR* ring gfx_0.0.0 timeout, signaled seq=159760, emitted seq=159762", "gpu_reset", "GPU", False, (), True, True, False, False),
+    ("Memory access fault by GPU node-2 on address 0x422ea6b000. Reason: Page not present or supervisor privilege.", "gpu_memory_access_fault", "APPLICATION", True, (), False, False, False, False),
+    ("lrdn1629:236813:236852 [1] NCCL INFO Call to connect returned Connection refused, retrying", "transport_error", "NETWORK", False, (), True, False, False, False),
 ]  # fmt: skip
 
 
@@ -433,7 +441,6 @@ HEALTHY = [
     '  File "/work3/venv/lib/python3.7/site-packages/imageio/core/functions.py", line 264, in imread',
     # round 16's: a failure the program says, on its own line, that it handled and went on from
     "[2026-11-24 01:16:44][rank0] WARNING profiler trace for step 50 not written: OSError(28, 'No space left on device'); continuing without it",
-    "W1124 NCCL WARN Call to connect returned Connection refused, retrying",
     # round 17's: Ray's autoscaler giving back a node it found idle
     "(autoscaler +12m3s) Instance k-1a5e56fa0002 (node IP: 10.1.140.200) will be terminated soon (reason: idle).",
     # round 11's: a CUDA error count in a metric, a node Ray added
@@ -445,6 +452,21 @@ HEALTHY = [
 @pytest.mark.parametrize("line", HEALTHY)
 def test_healthy_lines_are_no_crash(line: str) -> None:
     assert detect_crash(line, NODES) is None
+
+
+def test_a_retried_failure_is_a_warning_never_a_crash_by_itself() -> None:
+    """A failure the program says it retries is kept only as a warning (not fatal): alone it
+    alarms no one; if the job then dies of a generic error ("NCCL error: internal error"), it is
+    what explains it. A fatal error it says it survived is dropped (round 16)."""
+    retry = detect_crash("W1124 NCCL WARN Call to connect returned Connection refused, retrying")
+    assert retry is not None and not retry.fatal and not retry.immediate
+    assert retry.category == "NETWORK"
+    # the amdgpu driver's lines that report no reset
+    for line in (
+        "[    3.201] amdgpu 0000:dd:00.0: amdgpu: SMU is initialized successfully!",
+        "[    3.202] [drm] Initialized amdgpu 3.57.0 20150101 for 0000:dd:00.0 on minor 1",
+    ):
+        assert detect_crash(line) is None, line
 
 
 def test_a_fuse_mounts_enotconn_is_the_file_systems() -> None:
@@ -595,6 +617,35 @@ def test_chained_traceback_and_interrupts() -> None:
     assert feed_all(Traceback(), interrupted) == []
 
 
+def test_an_exception_python_ignored_is_no_crash() -> None:
+    """Python's "Exception ignored in ..." (a __del__, an atexit function at shutdown): it prints
+    the traceback and goes on (or exits as it was exiting): nothing died of it. Another rank's
+    traceback meanwhile, or the next one of the same rank, still counts."""
+    ignored = [
+        "Exception ignored in atexit callback: <function _init_client_context.<locals>.<lambda> at 0x7f5e>",
+        "Traceback (most recent call last):",
+        '  File "/venv/lib/python3.12/site-packages/monarch/_src/actor/future.py", line 112, in get',
+        "    v = coro.block_on()",
+        "TimeoutError: ",
+    ]  # fmt: skip
+    tb = Traceback()
+    assert feed_all(tb, ignored) == []
+    assert tb.consumed, "its exception line is no bare exception report either"
+    then = ["Traceback (most recent call last):", '  File "a.py", line 3, in g', "KeyError: 'x'"]
+    assert feed_all(tb, then) == [("python_exception", "KeyError", False)]
+    # the ignored traceback is one rank's: another rank's, opened before it, is not ignored
+    tb = Traceback()
+    lines = [
+        "[rank1]: Traceback (most recent call last):",
+        "[rank0]: Exception ignored in: <function _MultiProcessingDataLoaderIter.__del__ at 0x7f4e>",
+        "[rank0]: Traceback (most recent call last):",
+        '[rank1]:   File "a.py", line 3, in g',
+        "[rank0]: RuntimeError: DataLoader worker (pid 31433) is killed by signal: Aborted.",
+        "[rank1]: OSError: [Errno 5] Input/output error",
+    ]  # fmt: skip
+    assert [name for name, _, _ in feed_all(tb, lines)] == ["storage_eio"]
+
+
 def test_traceback_state_is_bounded() -> None:
     tb = Traceback(max_lines=3)
     assert feed_all(tb, ["Traceback (most recent call last):"] + ["  frame"] * 5) == []
@@ -648,6 +699,10 @@ def test_traceback_state_is_bounded() -> None:
         # timm's train.py: epoch (from 0) x batches per epoch + batch
         ("Train: 2 [  50/300 ( 17%)]  Loss: 2.29 (3.02)  Time: 0.006s, 5105.78/s  (0.011s, "
          "2896.14/s)  LR: 3.000e-03  Data: 0.000 (0.000)", 650, None, 2.29, None, None),
+        # torchtitan's colours, written to the file too
+        ("[titan] 2026-05-12 23:00:40,104 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss: "
+         "12.02312  \x1b[34mtps: 3,570  \x1b[36mtflops: 27.04  \x1b[35mmfu: N/A\x1b[39m", 10,
+         None, 12.02312, None, None),
     ],
 )  # fmt: skip
 def test_parse_progress(

@@ -797,6 +797,45 @@ def test_a_victims_report_waits_for_the_lines_that_came_with_it() -> None:
     assert found is not None and found.category == "APPLICATION"
 
 
+def test_a_victims_report_waits_past_connections_its_peers_lost() -> None:
+    """Ranks that lost their connections to a peer, then srun's exits of their tasks: nothing
+    of their own, so the report waits for what comes with them (Slurm's "Node failure on n3"),
+    which is the cause, not the network. Without it, the resets are the cause."""
+    reset = ("1: [rank1]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/"
+             "tcp/pair.cc:537] Read error [127.0.0.1]:420: Connection reset by peer. This is "
+             "typically caused by a remote worker crashing.")  # fmt: skip
+    exited = "srun: error: node2: task 1: Exited with exit code 1"
+    e = engine()
+    assert feed(e, [progress(10), reset, exited], 5.0) == []
+    found = e.feed("srun: error: Node failure on node3", 5.0)
+    assert found is not None and found.kind is Observed.CRASH
+    assert found.category == "NODE" and found.culprit_nodes == ("node3",)
+    alone = engine()
+    assert feed(alone, [progress(10), reset, exited], 5.0) == []
+    found = alone.silence(0.5, 5.5)
+    assert found is not None and found.category == "NETWORK"
+
+
+def test_after_one_report_the_starts_rhythm_still_bounds_the_silence() -> None:
+    """torchtitan logs every 10 steps: after its first report, minutes may pass before the
+    next. Until a second report gives a cadence, the start's own rhythm (cadence_factor x its
+    longest silence) counts, as before the first report."""
+    e = engine(cadence_factor="3", setup_timeout_s="900")
+    e.feed("[titan] 2026-05-12 22:55:35,645 - root - INFO - Training starts at step 1", 0.0)
+    e.feed("[titan] compiling", 10.0)
+    e.feed("[titan] compiled", 63.0)  # back from 53 s of silence
+    e.feed("[titan] - root - INFO - step:  1  loss: 12.21407  tps: 708", 69.0)
+    assert e.progress_reports == 1 and e.cadence_s is None
+    assert e.hang_allowance(69.0) == pytest.approx(159.0)
+    assert e.silence(130.0, 199.0) is None
+    hang = e.silence(160.0, 229.0)
+    assert hang is not None and hang.kind is Observed.HANG
+    # a start without silences: the documented minimum
+    quick = engine(cadence_factor="3")
+    quick.feed("[titan] - root - INFO - step:  1  loss: 12.21407  tps: 708", 1.0)
+    assert quick.hang_allowance(1.0) == 120.0
+
+
 def test_a_checkpoint_write_that_failed_is_a_failure_not_a_save() -> None:
     """TensorFlow reports a full disk while writing a checkpoint as RESOURCE_EXHAUSTED on the
     checkpoint's path: STORAGE, requeue."""
@@ -885,6 +924,33 @@ SIGTERM_LINES = [
     "[rank0]:[titan] 2026-11-23 21:25:23,568 - root - WARNING - Received SIGTERM; will save a"
     " checkpoint at the next checkpoint interval and exit",
 ]
+
+
+def test_a_final_save_cut_off_leaves_the_end_unsafe() -> None:
+    """Training reached its final iteration, then the save after it failed (a full disk): the
+    final checkpoint is lost, so training is not done, however the save's record is closed
+    (the attempt's end, a crash report) and across a worker restart."""
+    last = ("iteration       20/      20 | elapsed time per iteration (ms): 14419.2 | "
+            "lm loss: 9.951118E+00 |")  # fmt: skip
+    save = "saving checkpoint at iteration      20 to /ckpt"
+    for ending in ("end", "crash"):
+        e = engine()
+        feed(e, [progress(19), last, save], at=10.0)
+        assert e.milestones().training_done_at is None  # the save is open
+        if ending == "end":
+            e.end_of_attempt(failed=True, at=20.0)
+        else:
+            feed(e, ["[rank0]: OSError: [Errno 28] No space left on device"], at=20.0)
+        assert e.interrupted_saves == 1
+        assert e.milestones().training_done_at is None, ending
+        resumed = engine()
+        assert resumed.restore_state(json.loads(json.dumps(e.export_state())))
+        assert resumed.milestones().training_done_at is None
+    # the save written: done
+    done = engine()
+    feed(done, [progress(19), last, save, "successfully saved checkpoint at iteration 20"], 10.0)
+    done.end_of_attempt(failed=False, at=20.0)
+    assert done.milestones().training_done_at == 10.0
 
 
 def test_a_stop_from_outside_that_training_went_on_after_still_ended_the_attempt() -> None:

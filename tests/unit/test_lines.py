@@ -14,6 +14,7 @@ from analysis.lines import (
     parse_line,
     parse_timestamp,
     split_prefix,
+    zone_shift,
 )
 
 pytestmark = pytest.mark.unit
@@ -84,6 +85,10 @@ def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) 
         # `date` and ctime state their year after the time: it wins over the assumed one
         ("Fri Oct 23 18:57:36 CDT 2020", ts(2020, 10, 23, 18, 57, 36)),
         ("Thu Aug 29 16:41:02 2019[3]<stderr>:  File x", ts(2019, 8, 29, 16, 41, 2)),
+        # `date` in a locale with a 12-hour clock
+        ("[Tue May 12 10:55:23 PM UTC 2026] starting phase4", ts(2026, 5, 12, 22, 55, 23)),
+        ("[Sat May  9 12:00:18 AM UTC 2026] attempt #1", ts(2026, 5, 9, 0, 0, 18)),
+        ("Sat May  9 12:53:33 PM UTC 2026 x", ts(2026, 5, 9, 12, 53, 33)),
         ("Jul 30 14:21:44 3021 not a year's place", ts(2023, 7, 30, 14, 21, 44)),
         # glog's prefix (torchrun's, ProcessGroupNCCL's, TensorFlow's C++ lines)
         (
@@ -176,3 +181,28 @@ def test_joiner_flushes_and_bounds_memory() -> None:
     assert j.push(3, chunk) == [(1, chunk)]  # a third pending label evicts the oldest
     assert j.flush() == [(2, chunk), (3, chunk)]
     assert j.flush() == []
+
+
+@pytest.mark.parametrize(
+    ("before", "after", "gap", "shift"),
+    [
+        # a job script's `date -u` header, then the program's local time (UTC+8): 8 h and 8 s
+        (
+            "[start] 2026-03-11T10:33:09Z host=DGX2-1",
+            "[2026-03-11 18:33:17,277] [INFO] x",
+            28808,
+            True,
+        ),
+        ("Tue May 12 10:55:23 PM UTC 2026", "[2026-05-13 04:25:30,001] x", 19807, True),  # +5:30
+        ("[2026-03-11 18:33:17,277] x", "2026-03-11T10:33:20Z y", -28797, True),  # and back
+        # both name their zone, or neither: the time really passed
+        ("2026-03-11T10:33:09Z a", "2026-03-11T18:33:17Z b", 28808, False),
+        ("[2026-03-11 10:33:09,000] a", "[2026-03-11 18:33:17,277] b", 28808, False),
+        # no whole number of quarter hours, or more than any zone
+        ("2026-03-11T10:33:09Z a", "[2026-03-11 18:40:17,277] b", 29228, False),
+        ("2026-03-11T10:33:09Z a", "[2026-03-12 10:33:17,277] b", 86408, False),
+        ("2026-03-11T10:33:09Z a", "[2026-03-11 10:35:17,277] b", 128, False),
+    ],
+)
+def test_zone_shift(before: str, after: str, gap: float, shift: bool) -> None:
+    assert zone_shift(before, after, gap) is shift

@@ -21,7 +21,7 @@ import pytest
 from activities.watch import Clock, WatchActivities
 from analysis.analyzer import AnalyzerContext, LogAnalyzer
 from analysis.engine import LogEngine
-from analysis.lines import is_elision, parse_timestamp, split_prefix
+from analysis.lines import is_elision, parse_timestamp, split_prefix, zone_shift
 from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import ExitStatus, JobState, SlurmJob
 from tests.corpus_eval import CORPUS, SPLITS, labels, silence_after
@@ -39,9 +39,9 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
     """Each line with the time it is written: its own timestamp, else the previous one's.
 
     Across an excerpt's cut no time passes, as check-log reads it: a "..." line, a silence
-    training went through at its own pace (lines the excerpt left out), or a gap between two
+    training went through at its own pace (lines the excerpt left out), a gap between two
     stamped lines that lines without a time reported progress in (the engine judges both,
-    reading the lines as check-log does).
+    reading the lines as check-log does), or the stamps' time zone changing.
     """
     raw = path.read_bytes().decode("utf-8", "replace").split("\n")
     if raw and raw[-1] == "":
@@ -51,19 +51,24 @@ def timed_lines(path: Path) -> list[tuple[float, str]]:
     judge = LogEngine(AnalyzerContext())
     last, origin, cut = 0.0, None, False  # origin: the log time written at START + last
     seen: float | None = None  # the log time of the latest stamped line
+    seen_text = ""  # that line (its stamp's time zone: zone_shift)
     reports = 0  # the judge's progress reports up to it
     for line, text in zip(raw, texts, strict=True):
         stamp = parse_timestamp(text, near=seen)  # year-less stamps: the log's year, as check-log
         if text.strip() and is_elision(text):
             cut = True
         if stamp is not None:
-            if seen is not None and judge.gap_is_no_silence(text, stamp - seen, stamp, reports):
+            if seen is not None and (
+                judge.gap_is_no_silence(text, stamp - seen, stamp, reports)
+                or zone_shift(seen_text, text, stamp - seen)
+            ):
                 cut = True
             if origin is None or cut:
                 origin, cut = stamp - last, False
             elif stamp - origin >= last:
                 last = stamp - origin
-            seen = stamp if seen is None else max(seen, stamp)
+            if seen is None or stamp >= seen:
+                seen, seen_text = stamp, text
         judge.feed(line, seen if seen is not None else 0.0)
         if stamp is not None:
             reports = judge.progress_reports

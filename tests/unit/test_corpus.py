@@ -172,13 +172,13 @@ def test_every_former_heldout_set_has_a_floor() -> None:
 
 def test_the_heldout_set_keeps_its_measured_figures() -> None:
     """heldout19/ as measured once before round 19's rules and once after them (the same:
-    0.80/1.00/1.00, 2 false alarms of 3): a later change that loses ground on the held-out set
+    0.70/1.00/0.86, 4 false alarms of 6): a later change that loses ground on the held-out set
     fails here, without listing any miss."""
     m = metrics(score_split("heldout19"))
-    assert m.anomaly.hits >= 8, m.anomaly  # of 10: 0.80
-    assert m.attribution.hits >= 5, m.attribution  # of 5: 1.00
-    assert m.requeue.hits >= 7, m.requeue  # of 7: 1.00
-    assert m.false_alarms <= 2  # of 3
+    assert m.anomaly.hits >= 19, m.anomaly  # of 27: 0.70
+    assert m.attribution.hits >= 15, m.attribution  # of 15: 1.00
+    assert m.requeue.hits >= 18, m.requeue  # of 21: 0.86
+    assert m.false_alarms <= 4  # of 6
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -32,7 +32,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 1  # heldout19/ as measured, see the last test
+HELDOUT_DISAGREEMENTS = 1  # heldout19/ as measured (of 27), see the last test
 POLL_S = 0.5
 
 
@@ -216,7 +216,7 @@ async def test_watcher_and_check_log_agree_on_the_former_heldout_sets(
         if watched != checklog_verdict(split, name):
             disagree.append(name)
     if split in HELDOUT:
-        # Measured, never studied: the count only (heldout19/: one log of 10, the same before
+        # Measured, never studied: the count only (heldout19/: one log of 27, the same before
         # round 19 and after it), the log not named.
         assert len(disagree) <= HELDOUT_DISAGREEMENTS, len(disagree)
     else:

@@ -930,9 +930,11 @@ def test_a_caught_stopiteration_is_taken_back_an_uncaught_one_ends_the_rank() ->
     """A rank whose data ran out (uncaught StopIteration) dies; its peers' collectives then
     time out: a CRASH of the program's own (no requeue), not a HANG. A StopIteration a handler
     caught before a barrier timed out is no death: the job hung."""
-    watchdog = ("3: [rank3]:[E521 13:22:10.386001002 ProcessGroupNCCL.cpp:694] [Rank 1] Watchdog "
-                "caught collective operation timeout: WorkNCCL(SeqNum=8085827, OpType=BROADCAST, "
-                "NumelIn=1, NumelOut=1, Timeout(ms)=600000) ran for 600009 milliseconds")  # fmt: skip
+    watchdog = (
+        "3: [rank3]:[E521 13:22:10.386001002 ProcessGroupNCCL.cpp:694] [Rank 1] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=8085827, OpType=BROADCAST, NumelIn=1, "
+        "NumelOut=1, Timeout(ms)=600000) ran for 600009 milliseconds"
+    )
     ran_out = ["36: [rank36]: Traceback (most recent call last):",
                '36: [rank36]:   File "dataloader.py", line 1471, in _next_data',
                "36: [rank36]: StopIteration"]  # fmt: skip

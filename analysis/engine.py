@@ -696,6 +696,8 @@ class LogEngine:
 
     def _process(self, line: str, at: float) -> Signal | None:
         signal = self._tb.feed(line, self._names)
+        if self._tb.retracted:
+            self._retract_stop()
         if signal is not None or self._tb.consumed:
             return signal
         # After a stop from outside, an end of training is the program's way out of its grace
@@ -924,6 +926,21 @@ class LogEngine:
             self._cut_save()
         else:
             self._close_save(at)
+
+    def _retract_stop(self) -> None:
+        """A rank's StopIteration was caught after all ("During handling of the above
+        exception"): it is no failure; what the handler raised, if anything, is."""
+        for i in range(len(self._signals) - 1, -1, -1):
+            if self._signals[i].detail == "StopIteration":
+                del self._signals[i]
+                break
+        if self._crashed:
+            return
+        if not self._signals:
+            self._pending_since = None
+        self._pending_fatal = self._pending_since is not None and any(
+            s.fatal for s in self._signals
+        )
 
     def _cut_save(self) -> None:
         self._interrupted_saves += 1

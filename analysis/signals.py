@@ -1239,7 +1239,7 @@ _TRACEBACK_START = "Traceback (most recent call last):"
 # `torch.OutOfMemoryError: CUDA out of memory`, `RuntimeError: x`, `KeyboardInterrupt`
 _EXCEPTION = re.compile(
     r"(?P<type>(?:[A-Za-z_]\w*\.)*[A-Za-z_]\w*(?:Error|Exception|Interrupt|Exit|Failure"
-    r"|Warning|Timeout))(?::\s*(?P<msg>.*))?$"
+    r"|Warning|Timeout)|StopIteration)(?::\s*(?P<msg>.*))?$"
 )
 # Inside a traceback, its exception line names a class of any name, qualified by its module
 # ("torch._dynamo.exc.Unsupported: ...", "omegaconf.errors.MissingMandatoryValue: ...").
@@ -1260,7 +1260,7 @@ _ARGPARSE = re.compile(
 _CHAINER_LOOP = re.compile(r"^Exception in main training loop: (?P<msg>.*)$")
 # Raised by code that cannot run at all: the same error recurs on every attempt.
 _NOT_A_CRASH = frozenset(
-    {"KeyboardInterrupt", "SystemExit", "GeneratorExit", "StopIteration",
+    {"KeyboardInterrupt", "SystemExit", "GeneratorExit",
      # an operation cancelled because something else ended it (TensorFlow's queues closing at
      # shutdown, asyncio tasks, futures): the cause, if any, is elsewhere
      "CancelledError",
@@ -1411,6 +1411,11 @@ class Traceback:
         self._open: dict[int | None, _OpenTraceback] = {}  # by rank (or srun label)
         # The last "Exception ignored in ..." line's rank (or label), until its traceback starts
         self._ignored: tuple[int | None] | None = None
+        # A traceback that ended in StopIteration (an iterator ran out: in a training loop, the
+        # data) is a death unless a handler caught it: the rank's next line then says "During
+        # handling of the above exception", and the signal is taken back (`retracted`).
+        self._stop_key: tuple[int | None] | None = None
+        self.retracted = False
         self._max_lines = max_lines
         self._max_open = max_open
         self.active = False  # some rank is inside a traceback (a plain attribute: read per line)
@@ -1423,10 +1428,21 @@ class Traceback:
         try:
             return self._feed(line, names)
         finally:
-            self.active = bool(self._open)
+            self.active = bool(self._open) or self._stop_key is not None
 
     def _feed(self, line: str, names: NodeNames | None) -> Signal | None:
-        self.consumed = False
+        self.consumed = self.retracted = False
+        if self._stop_key is not None:
+            rank, label, text = split_prefix(line)
+            stripped = text.strip()
+            if stripped.startswith("During handling"):
+                caught = self._stop_key == (label if label is not None else rank,)
+                self._stop_key = None
+                if caught:
+                    self.retracted = self.consumed = True
+                    return None
+            elif stripped:
+                self._stop_key = None
         if "Exception ignored" in line:
             # Python's report of an exception it ignores (in a __del__, a weakref callback, an
             # atexit function at shutdown): it prints the traceback and goes on, or exits as
@@ -1494,6 +1510,8 @@ class Traceback:
         if state.shm and found is not None and found.category is STORAGE:
             found = replace(found, name="shm_exhausted", category=NODE,
                             summary=f"shared memory (/dev/shm): {found.summary}")  # fmt: skip
+        if found is not None and m["type"] == "StopIteration":
+            self._stop_key = (key,)
         if state.feeder and found is not None:
             # multiprocessing's queue feeder thread prints what it could not send and goes on:
             # the process lives, and the item never arrives (its reader may wait forever).

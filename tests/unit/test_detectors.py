@@ -617,6 +617,38 @@ def test_chained_traceback_and_interrupts() -> None:
     assert feed_all(Traceback(), interrupted) == []
 
 
+def test_a_stopiteration_is_a_death_unless_a_handler_caught_it() -> None:
+    """An iterator that ran out in the training loop (the data): the rank dies of it, its own
+    configuration's fault. Caught, the rank's next line says "During handling of the above
+    exception" and the signal is taken back (`retracted`): what the handler raised counts."""
+    uncaught = [
+        "36: [rank36]: Traceback (most recent call last):",
+        '36: [rank36]:   File "dataloader.py", line 1471, in _next_data',
+        "36: [rank36]:     raise StopIteration",
+        "36: [rank36]: StopIteration",
+        "46: [rank46]: Traceback (most recent call last):",
+    ]
+    tb = Traceback()
+    assert feed_all(tb, uncaught) == [("python_exception", "StopIteration", False)]
+    assert not tb.retracted
+    caught = [
+        "[rank1]: Traceback (most recent call last):",
+        '[rank1]:   File "dataloader.py", line 715, in _next_index',
+        "[rank1]: StopIteration",
+        "",
+        "[rank1]: During handling of the above exception, another exception occurred:",
+    ]
+    tb = Traceback()
+    found = feed_all(tb, caught[:4])
+    assert found == [("python_exception", "StopIteration", False)] and tb.active
+    assert feed_all(tb, caught[4:]) == [] and tb.retracted and tb.consumed
+    # another rank's chain sentence takes back nothing
+    tb = Traceback()
+    feed_all(tb, caught[:3])
+    tb.feed("[rank0]: During handling of the above exception, another exception occurred:")
+    assert not tb.retracted
+
+
 def test_an_exception_python_ignored_is_no_crash() -> None:
     """Python's "Exception ignored in ..." (a __del__, an atexit function at shutdown): it prints
     the traceback and goes on (or exits as it was exiting): nothing died of it. Another rank's

@@ -926,6 +926,32 @@ SIGTERM_LINES = [
 ]
 
 
+def test_a_caught_stopiteration_is_taken_back_an_uncaught_one_ends_the_rank() -> None:
+    """A rank whose data ran out (uncaught StopIteration) dies; its peers' collectives then
+    time out: a CRASH of the program's own (no requeue), not a HANG. A StopIteration a handler
+    caught before a barrier timed out is no death: the job hung."""
+    watchdog = (
+        "3: [rank3]:[E521 13:22:10.386001002 ProcessGroupNCCL.cpp:694] [Rank 1] Watchdog caught "
+        "collective operation timeout: WorkNCCL(SeqNum=8085827, OpType=BROADCAST, NumelIn=1, "
+        "NumelOut=1, Timeout(ms)=600000) ran for 600009 milliseconds"
+    )
+    ran_out = ["36: [rank36]: Traceback (most recent call last):",
+               '36: [rank36]:   File "dataloader.py", line 1471, in _next_data',
+               "36: [rank36]: StopIteration"]  # fmt: skip
+    e = engine()
+    feed(e, [progress(10), *ran_out], at=5.0)
+    found = e.feed(watchdog, 6.0)
+    assert found is not None and found.kind is Observed.CRASH
+    assert found.category == "APPLICATION" and not found.requeue_warranted
+    caught = engine()
+    feed(caught, [progress(10), *ran_out, "",
+                  "36: [rank36]: During handling of the above exception, another exception "
+                  "occurred:"], at=5.0)  # fmt: skip
+    assert caught.pending == ()
+    found = caught.feed(watchdog, 6.0)
+    assert found is not None and found.kind is Observed.HANG
+
+
 def test_a_final_save_cut_off_leaves_the_end_unsafe() -> None:
     """Training reached its final iteration, then the save after it failed (a full disk): the
     final checkpoint is lost, so training is not done, however the save's record is closed

@@ -32,7 +32,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 1  # heldout19/ as measured (of 27), see the last test
+HELDOUT_DISAGREEMENTS = 1  # the held-out set's as measured (heldout19/: 1 of 27), see the last test
 POLL_S = 0.5
 
 

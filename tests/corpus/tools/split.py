@@ -74,7 +74,7 @@ INCOMING = CORPUS / "incoming"
 # "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/;
 # "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/;
 # "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/;
-# "heldout19" the nineteenth, after heldout18/.
+# "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -96,6 +96,7 @@ SPLITS = {
     "heldout17": CORPUS / "heldout17",
     "heldout18": CORPUS / "heldout18",
     "heldout19": CORPUS / "heldout19",
+    "heldout20": CORPUS / "heldout20",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -575,14 +575,18 @@ class _AttemptWatcher:
         for finding in await self._read_and_feed(job, analyzer, now):
             if not cursor.anomaly_at:
                 cursor.anomaly_at = now  # the read that brought the finding's line
-            if self.first_finding is None:
+            # A straggler waits for its next save; a crash or a hang read with it is acted on.
+            overrides = finding.kind in (Observed.CRASH, Observed.HANG)
+            if self.first_finding is None or (
+                overrides and self.first_finding.kind is Observed.STRAGGLER
+            ):
                 self.first_finding = finding
             if not self.found_at:
                 self.found_at = now
-            if (
-                self.unconfirmed is None
-                and finding.kind not in self.ignore
-                and not job.state.is_ended
+            if job.state.is_ended or finding.kind in self.ignore:
+                continue
+            if self.unconfirmed is None or (
+                overrides and self.unconfirmed.kind is Observed.STRAGGLER
             ):
                 self.unconfirmed = finding
         cursor.checkpoints = self._checkpoints()

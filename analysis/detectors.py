@@ -193,6 +193,7 @@ _TOKENS = (
     "mfu",
     "/sec",
     "wps",
+    "/step",  # Keras: "300/300 - 33s - 111ms/step - loss: 0.4862"
     "tok/s",
     "tokens/s",
     "_per_s",  # a Python dict's or JSON's "samples_per_second", "tokens_per_sec"
@@ -449,7 +450,7 @@ def csv_progress(text: str, columns: Sequence[str]) -> Progress | None:
 EVALUATING, LOADING = "evaluating", "loading"
 _PHASE_MARKER = re.compile(
     r"(?P<eval>\*+ Running (?:Evaluation|Prediction) \*+|\b(?:Running|Starting|Begin(?:ning)?)"
-    r" (?:the )?(?:evaluation|validation|eval)\b|^\W*(?:Evaluating|Validating)\b"
+    r" (?:the )?(?:evaluation|validation|eval)\b|(?:^\W*|\]\s*)(?:Evaluating|Validating)\b"
     r"|\bValidation DataLoader \d|\bEvaluating (?:iter|on|\d))"
     r"|(?P<load>\bbuilding (?:train|the |\w+ )?(?:[\w, ]{0,40})datasets?\b|\bLoading (?:the )?"
     r"(?:data|dataset)s?\b|\bPreparing (?:the )?datasets?\b)",

@@ -148,6 +148,7 @@ class LogEngine:
         self._pending_fatal = False  # a pending signal is fatal (not only a warning)
         self._pending_iteration: int | None = None
         self._reports_since_pending = 0
+        self._pending_prestart = False  # the pending signals came before any progress report
         # A stop from outside (SIGTERM, preemption) that training went on after, and when it
         # came: the job spends its grace period saving, then ends of it (see final_finding).
         self._stopped: tuple[Signal, float] | None = None
@@ -288,7 +289,11 @@ class LogEngine:
             or may_matter(line)
         ):
             signal = self._process(line, at)
-            if signal is not None and self._finished_at is not None and _teardown(signal):
+            if (
+                signal is not None
+                and self._finished_at is not None
+                and _teardown(signal, saving=self._open_save is not None)
+            ):
                 signal = None
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
@@ -303,7 +308,11 @@ class LogEngine:
                     if self._held_at is not None:
                         return self._report(Observed.CRASH)  # the held victim came first
                     return self._report_hang(signal)
-                if signal.immediate:
+                # A step that could not start its program, before training reported anything,
+                # may be a probe the batch script runs first (`srun nvidia-smi`): the job may go
+                # on. srun's exit of its tasks then waits like a warning: training going on
+                # clears it, the attempt's end (or the start-up allowance) makes it a crash.
+                if signal.immediate and not (signal.victim and self._only_failed_steps()):
                     if signal.victim and all(s.victim or s.peer_lost for s in self._signals):
                         if self._held_at is None:
                             self._held_at = at
@@ -313,6 +322,7 @@ class LogEngine:
                     self._pending_since = at
                     self._pending_iteration = self._iteration
                     self._reports_since_pending = 0
+                    self._pending_prestart = not self._progress_reports
                 self._pending_fatal = self._pending_fatal or signal.fatal
         if self._pending_since is None:  # the common case, without a call
             return None
@@ -568,6 +578,7 @@ class LogEngine:
             "pending_since": self._pending_since,
             "pending_iteration": self._pending_iteration,
             "reports_since_pending": self._reports_since_pending,
+            "pending_prestart": self._pending_prestart,
             "iteration": self._iteration,
             "progress_reports": self._progress_reports,
             "last_progress_at": self._last_progress_at,
@@ -659,6 +670,7 @@ class LogEngine:
         self._pending_fatal = pending_since is not None and any(x.fatal for x in signals)
         self._pending_iteration = pending_iteration
         self._reports_since_pending = reports_since_pending
+        self._pending_prestart = bool(state.get("pending_prestart"))
         self._iteration = iteration
         self._progress_reports = progress_reports
         self._last_progress_at = last_progress_at
@@ -776,8 +788,9 @@ class LogEngine:
             return None
         marker = phase_marker(line)
         if marker is not None:
-            if self._other_phase is None or self._other_phase[0] != marker:
-                self._other_phase = (marker, at)
+            # Each marker renews the phase's budget: an evaluation that says it moved on to its
+            # next batch (or the next checkpoint's evaluation) is not hung since the first.
+            self._other_phase = (marker, at)
             if marker == EVALUATING:
                 self._interrupt_throughput()
         if "heartbeat" in line:
@@ -926,6 +939,14 @@ class LogEngine:
             self._cut_save()
         else:
             self._close_save(at)
+
+    def _only_failed_steps(self) -> bool:
+        """Training has not reported yet, and the failures so far are only steps whose program
+        could not start (slurmstepd's `execve(): nvidia-smi: No such file or directory`) and
+        srun's exits of their tasks: a batch script may go on to its training step."""
+        return not self._progress_reports and all(
+            s.victim or s.name == "cannot_run" for s in self._signals
+        )
 
     def _retract_stop(self) -> None:
         """A rank's StopIteration was caught after all ("During handling of the above
@@ -1180,7 +1201,13 @@ class LogEngine:
         Pending warnings alone (a NCCL WARN, a storage hiccup) wait: training going on clears
         them, silence turns them into a HANG, the attempt ending into a CRASH.
         """
-        if self._pending_since is None or at - self._pending_since < self._confirm_s:
+        window = self._confirm_s
+        if self._pending_prestart and all(
+            s.victim or s.name == "cannot_run" for s in self._signals
+        ):
+            # steps that could not start, before training: training may yet start
+            window = max(window, self._setup_s)
+        if self._pending_since is None or at - self._pending_since < window:
             return None
         if not self._pending_fatal:
             return None
@@ -1261,16 +1288,19 @@ def _monitor_from(raw: Mapping[str, Any], settings: ThroughputSettings) -> Throu
     return monitor
 
 
-def _teardown(signal: Signal) -> bool:
+def _teardown(signal: Signal, *, saving: bool) -> bool:
     """Once training has reached its end, the way a distributed job comes apart: ranks losing
     their peers and the store as others exit first (a reset, a closed connection, a rendezvous
-    heartbeat that finds the store gone), a process's exit reported without a cause, and the
-    batch system's stop (a time limit that came as the run ended). None of it is a failure of
-    the work. A fault of its own (a GPU, the node, the disk, the program) still is one."""
+    heartbeat that finds the store gone), a process's exit reported without a cause, a death
+    whose cause the log does not show (a segfault in the destructors at exit: Caffe's ~Net,
+    a CUDA context torn down out of order), and the batch system's stop (a time limit that came
+    as the run ended). None of it is a failure of the work, unless a save after the last step
+    is still being written (then the final checkpoint is what it costs). A fault of its own (a
+    GPU, the node, the disk, the program) still is one."""
     return (
         signal.category is Category.NETWORK
         or signal.outside_stop
-        or (signal.victim and signal.category is Category.UNKNOWN)
+        or (signal.category is Category.UNKNOWN and (signal.victim or not saving))
     )
 
 

@@ -8,7 +8,8 @@ ends count, because a false "done" would leave a failed job unrecovered:
 - Megatron/NeMo: `iteration      100/     100 |` (the step equals train-iters);
 - the frameworks' own end-of-training lines: Hugging Face "Training completed", Lightning
   "`Trainer.fit` stopped", Megatron "[after training is done]", the DeepSpeed launcher's
-  "Process N exits successfully", "training finished/complete", "Finished training";
+  "Process N exits successfully", "training finished/complete", "Finished training", Caffe's
+  solver "Optimization Done.";
 - the training telemetry library: the `training_loop` span stopped without an error in it;
 - MLPerf's logger: `:::MLLOG {... "key": "run_stop", ... "status": "success"}` (the benchmark
   reached its target; "aborted" is no end).
@@ -29,11 +30,11 @@ from analysis.lines import split_prefix
 _MEGATRON = re.compile(r"\biteration\s+(\d+)\s*/\s*(\d+)\s*\|")
 _END = re.compile(
     r"Training completed|`Trainer\.fit` stopped|\[after training is done\]"
-    r"|Process \d+ exits successfully|\bFinished training\b"
+    r"|Process \d+ exits successfully|\bFinished training\b|\bOptimization Done\."
     r"|\b[Tt]raining (?:finished|completed?)\b(?! (?:for|of) (?:epoch|step))"
 )
 # Every _END form holds one of these: the cheap test before the pattern runs.
-_DONE_HINTS = ("raining", "exits successfully", "Trainer.fit")
+_DONE_HINTS = ("raining", "exits successfully", "Trainer.fit", "Optimization Done")
 # Every end this watch knows holds one of these: the engine's prefilter lets such lines through
 # (analysis/detectors.py), else the watch would never see them. Narrower than _DONE_HINTS, which
 # runs only on lines already let through: "raining" would let every training line through.
@@ -46,6 +47,7 @@ TOKENS = (
     "after training is done",
     "run_stop",  # MLPerf
     "training_loop",  # the telemetry library's record of the loop's span stopping
+    "Optimization Done",  # Caffe's solver
 )
 _MLPERF_STOP = re.compile(r'"key": "run_stop".*"status": "success"')
 

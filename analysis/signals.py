@@ -141,7 +141,9 @@ _PBS_DELETED = re.compile(r"[Jj]ob deleted at request of (?P<who>[\w.-]+)@")
 # system (qdel, preemption, a limit), i.e. the site ended it.
 _PBS_SIGTERM = re.compile(r"Exit[_ ]Status:?\s*=?\s*271\b|Linux Signal 15 SIGTERM")
 _PREEMPTION = re.compile(
-    r"\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))(?!,? or crashed)"
+    # (not in advice: JAX's "check ... scheduler events (e.g. preemption, eviction)")
+    r"(?<!e\.g\. )\bpreempt(?:ed|ion)\b(?! ?(?:enabled|disabled|mode|policy|support|grace))"
+    r"(?!,? or crashed)"
     r"|termination is imminent|spot (?:instance )?(?:interruption|termination)"
     # torch elastic's agent: "Received 15 death signal, shutting down workers" (older releases
     # name it "Signals.SIGTERM"), then its "SignalException: Process 7 got signal: 15"; SIGHUP
@@ -587,7 +589,7 @@ _COLLECTIVE_TIMEOUT = re.compile(
     # missing a task's heartbeats ("... heartbeat timeout. This indicates that the remote task
     # has failed, got preempted, or crashed"): nothing progresses, the cause is elsewhere
     r"|client socket has timed out after \d+ ?ms|Task \S+ heartbeat timeout"
-    r"|heartbeat timeout\. This indicates"
+    r"|heartbeat timeout\. This indicates|tasks are unhealthy \(stopped sending heartbeats\)"
     # HCCL (Ascend's collectives): "EI0006: ... Getting socket times out. Reason: Remote Rank
     # did not send the data in time", "EI0002: ... The wait execution of the Notify register
     # times out": a collective whose peer never came

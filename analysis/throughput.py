@@ -109,7 +109,13 @@ class ThroughputMonitor:
         return self._confirm(iteration)
 
     def _confirm(self, iteration: int | None) -> Drop | None:
-        if self.baseline is None or len(self._degraded) < self.settings.sustained:
+        if self.baseline is None:
+            return None
+        needed = self.settings.sustained
+        half = 0.5 * self.baseline
+        if len(self._degraded) >= 6 and all(x < half for x in self._degraded[-6:]):
+            needed = 6
+        if len(self._degraded) < needed:
             return None
         self.confirmed = True
         return Drop(self.baseline, tuple(self._degraded), iteration)
@@ -146,9 +152,11 @@ def _settled(window: Sequence[float], drop: float) -> bool:
     readings both a drop below or above its median: a job still slowing down or speeding up as
     it starts), where the median would be a speed the job has already left; then it slides on."""
     median = statistics.median(window)
-    last = window[-2:]
+    last, first = window[-2:], window[:2]
     return not (
-        all(x < (1.0 - drop) * median for x in last) or all(x * (1.0 - drop) > median for x in last)
+        all(x < (1.0 - drop) * median for x in last)
+        or all(x * (1.0 - drop) > median for x in last)
+        or all(x * (1.0 - drop) > median for x in first)
     )
 
 

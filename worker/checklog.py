@@ -78,4 +78,5 @@ def run_check_log(
     path: str, config: RecoveryConfig, nodes: Sequence[str] = (), silent_for: float = 0.0
 ) -> tuple[CheckReport, Verdict | None]:
     report = check_log(path, settings=config.analysis, nodes=nodes, silent_for=silent_for)
+    report.straggler_wait_s = config.straggler_checkpoint_wait_s
     return report, verdict_of(report, config)

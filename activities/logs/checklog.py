@@ -87,6 +87,7 @@ class Detected:
     # done; an in-job restarter restarts a crash in place).
     training_done: bool = False
     in_job_restarter: bool = False
+    at: float | None = None  # the log's time when it was found (None: no timestamps)
 
 
 @dataclass(frozen=True)
@@ -130,11 +131,30 @@ class CheckReport:
     tflops: list[float] = field(default_factory=list)
     stragglers: dict[int, str | None] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    # A straggler is requeued at its next checkpoint save, or this long after it (the recovery
+    # policy's `straggler_checkpoint_wait_s`): a crash or hang before then is what ajr acts on.
+    straggler_wait_s: float = 1800.0
 
     @property
     def anomaly(self) -> Detected | None:
-        """The first finding: the one ajr's watcher would have acted on."""
-        return self.findings[0] if self.findings else None
+        """The finding ajr's watcher would have acted on: the first, unless it is a straggler
+        (slow is not dead: ajr waits for its next checkpoint save) and the attempt crashed or
+        hung within the wait. (The live wait also ends at the straggler's next save, counted
+        from the watcher's read that found it, which takes in every line written by then;
+        check-log does not model reads, so a save between the two does not end the wait here:
+        tests/unit/test_watcher_agrees.py checks that the two still agree on every corpus log.)"""
+        if not self.findings:
+            return None
+        first = self.findings[0]
+        if first.kind != Observed.STRAGGLER.value:
+            return first
+        for later in self.findings[1:]:
+            waited = None if first.at is None or later.at is None else later.at - first.at
+            if waited is not None and waited >= self.straggler_wait_s:
+                break  # requeued when the wait ran out
+            if later.kind != Observed.STRAGGLER.value:
+                return later
+        return first
 
     @property
     def exit_code(self) -> int:
@@ -586,7 +606,9 @@ class _Replay:
             # What the watcher's last poll before this line would have been told.
             found = self.engine.silence(gap, stamp)
             if found is not None:
-                self._record(found, r.lines, gap_lines=(self.last_stamped, r.lines))
+                hang = found.kind is Observed.HANG
+                when = self.at + self.engine.hang_allowance(self.at) if hang else stamp
+                self._record(found, r.lines, gap_lines=(self.last_stamped, r.lines), at=when)
         if self.at is None or stamp >= self.at:
             self.at, self.last_stamped, self.stamp_text = stamp, self.report.lines, text
 
@@ -614,8 +636,14 @@ class _Replay:
             self._record(found, number)
 
     def _record(
-        self, found: Finding, number: int, gap_lines: tuple[int, int] | None = None
+        self,
+        found: Finding,
+        number: int,
+        gap_lines: tuple[int, int] | None = None,
+        at: float | None = None,
     ) -> None:
+        """`at`: when the watcher would have found it (a silence: once its allowance ran out);
+        by default the log's time at this line."""
         ranks: tuple[int, ...] = ()  # a CRASH's are known at the end, with its aftermath
         if found.kind is Observed.STRAGGLER:
             ranks = tuple(sorted(self.engine.stragglers))
@@ -635,6 +663,7 @@ class _Replay:
                 evidence=evidence[:_MAX_EVIDENCE],
                 training_done=milestones.training_done_at is not None,
                 in_job_restarter=milestones.in_job_restarter,
+                at=at if at is not None else self.at,
             )
         )
 
@@ -647,14 +676,18 @@ class _Replay:
         found = self.engine.silence(0.0, at)
         if found is not None:
             self._record(found, r.lines)
-        if silent_for > 0 and not r.findings:
+        # (A straggler alone decided nothing yet: ajr waits for its next save meanwhile.)
+        decided = any(d.kind != Observed.STRAGGLER.value for d in r.findings)
+        if silent_for > 0 and not decided:
             # The file stopped growing while its job ran on: what the watcher's polls then see.
+            allowance = self.engine.hang_allowance(at)
             found = self.engine.silence(silent_for, at + silent_for)
             if found is not None:
-                self._record(found, r.lines, gap_lines=(r.lines, r.lines))
+                when = at + min(allowance, silent_for)
+                self._record(found, r.lines, gap_lines=(r.lines, r.lines), at=when)
         if any(d.kind == Observed.CRASH.value for d in r.findings):
             self._complete_crash()
-        elif not r.findings:
+        elif not decided:
             self._crash_at_end()
         r.stragglers = self.engine.stragglers
         failed = any(d.kind == Observed.CRASH.value for d in r.findings)
@@ -702,6 +735,7 @@ class _Replay:
                 evidence=found.evidence[:_MAX_EVIDENCE],
                 training_done=milestones.training_done_at is not None,
                 in_job_restarter=milestones.in_job_restarter,
+                at=self.at,
             )
         )
 

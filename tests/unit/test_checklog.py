@@ -138,6 +138,35 @@ def test_a_hang_names_the_silent_lines(tmp_path: Path) -> None:
     assert out["requeue"] is True  # a hang: a requeue can help
 
 
+def test_a_hang_while_ajr_waits_on_a_straggler_is_what_it_acts_on(tmp_path: Path) -> None:
+    """A straggler is requeued at its next save (or after `straggler_wait_s`): if the attempt
+    hangs first, the hang is what ajr acts on, and what check-log reports as the anomaly (the
+    straggler stays among the findings). A hang after the wait is too late to matter."""
+
+    def slowed(steps_after: int) -> list[str]:
+        lines, t = [], float(START)
+        for i in range(1, 13 + steps_after):
+            t += 10.0
+            tflops = 386.7 if i <= 12 else 150.0
+            lines.append(
+                f"1: {stamp(t)} iteration {i:8d}/  508626 | elapsed time per iteration (ms): "
+                f"10000.0 | throughput per GPU (TFLOP/s/GPU): {tflops} | lm loss: 2.3E+00 |"
+            )
+        return lines
+
+    report = check_log(write(tmp_path, slowed(12)), silent_for=600.0)
+    assert [d.kind for d in report.findings] == ["STRAGGLER", "HANG"]
+    assert report.anomaly is report.findings[1]
+    assert report.to_json()["anomaly"] == "HANG"
+    report = check_log(write(tmp_path, slowed(12)), silent_for=600.0)
+    # found 60 s before the last line, the hang 120 s (its allowance) after it: a wait of
+    # 100 s had requeued the straggler first
+    report.straggler_wait_s = 100.0
+    assert report.anomaly is report.findings[0]
+    finished = check_log(write(tmp_path, slowed(12)))
+    assert [d.kind for d in finished.findings] == ["STRAGGLER"]
+
+
 def test_a_time_zone_change_between_stamps_is_no_silence(tmp_path: Path) -> None:
     """The job script's `date -u` header, then the program's lines in local time (UTC+8): the
     8-hour jump is the zone, not a hang. Time that passed within one zone still counts."""

@@ -278,8 +278,11 @@ def test_a_site_start_pattern_opens_the_checkpoint_phase() -> None:
         ("0: Evaluating iter 1/10", "evaluating", 900.0),
         ("Validation DataLoader 0:   0%|          | 0/50 [00:00<?, ?it/s]", "evaluating", 900.0),
         ("0: > building train, validation, and test datasets ...", "loading", 600.0),
+        # a print after a tqdm bar's redraw, on its line (round 20)
+        (" 12%|###7      | 1/8 [04:08<28:57, 248.19s/it]Validating batch 2/8", "evaluating",
+         900.0),
     ],
-)
+)  # fmt: skip
 def test_evaluation_and_data_loading_get_their_phase(
     marker: str, phase: str, budget: float
 ) -> None:
@@ -292,6 +295,45 @@ def test_evaluation_and_data_loading_get_their_phase(
     assert e.silence(budget + 1, 50.0 + budget + 1) is not None
     e.feed(progress(6, ms=2000.0), 60.0)
     assert e.phase == "training"
+
+
+def test_each_evaluation_marker_renews_the_phases_budget() -> None:
+    """A run that only evaluates (checkpoint after checkpoint, no training report to end the
+    phase): each marker says the evaluation moved on, so a later silence gets the whole
+    evaluation allowance again, not what is left of the first one's."""
+    e = engine(eval_timeout_s="900")
+    feed(e, [progress(i, ms=2000.0) for i in range(1, 6)], at=0.0)
+    e.feed("Validating batch 1/8", 10.0)
+    e.feed(" 88%|####### | 7/8 [08:35<00:53, 53.98s/it]Validating batch 8/8", 3000.0)
+    assert e.hang_allowance(3000.0) == 900.0
+    assert e.silence(317.0, 3317.0) is None
+
+
+def test_a_probe_step_that_failed_before_training_is_no_crash_if_training_starts() -> None:
+    """A batch script's first step (`srun nvidia-smi`) could not start its program, srun
+    reports its tasks' exits, and the script goes on to train: no crash. Had training not
+    started, the attempt's end (or the start-up allowance) makes the same lines a crash."""
+    probe = [
+        "0: slurmstepd-lab19n1: error: execve(): nvidia-smi: No such file or directory",
+        "srun: error: lab19n1: task 0: Exited with exit code 2",
+        "srun: error: lab19n2: task 1: Exited with exit code 2",
+    ]
+    e = engine(crash_confirm_s="30", setup_timeout_s="900")
+    assert feed(e, probe, at=0.0) == []
+    assert e.silence(27.0, 27.0) is None
+    assert feed(e, [progress(100)], at=27.0) == []
+    assert e.silence(17.0, 44.0) is None  # past crash_confirm_s: still waiting for training
+    assert feed(e, [progress(200)], at=44.0) == []
+    assert e.pending == ()
+    ended = engine(crash_confirm_s="30", setup_timeout_s="900")
+    feed(ended, probe, at=0.0)
+    found = ended.final_finding()
+    assert found is not None and found.category == "APPLICATION"
+    # a program's own error before the step's exit: reported at once, as before
+    own = engine()
+    found = own.feed("0: Traceback (most recent call last):", 0.0)
+    found = own.feed("0: KeyError: 'lr'", 0.0) or own.feed(probe[1], 0.0)
+    assert found is not None and found.category == "APPLICATION"
 
 
 def test_state_survives_export_and_restore() -> None:
@@ -774,18 +816,20 @@ def test_a_connection_reset_printed_before_the_peers_death_is_still_its_victim()
 
 def test_a_victims_report_waits_for_the_lines_that_came_with_it() -> None:
     """srun reports the task's exit before slurmstepd's own error says why (execve of a file
-    that is no program: the job script's mistake). The victim's report waits until time moves
-    on (the next poll or stamped line), then names the cause that came with it."""
+    that is no program: the job script's mistake, in a later step of a job that has trained).
+    The victim's report waits until time moves on (the next poll or stamped line), then names
+    the cause that came with it. (Before training reported anything, such a step may be a
+    probe the script goes on from: see the test after the next.)"""
     exited = "srun: error: gpuc01: task 0: Exited with exit code 8"
     why = "slurmstepd: error: execve(): /u/alice/env4/bin/activate: Exec format error"
     e = engine()
-    assert feed(e, [exited, why], at=5.0) == []
+    assert feed(e, [progress(10), exited, why], at=5.0) == []
     found = e.silence(0.5, 5.5)
     assert found is not None and found.kind is Observed.CRASH
     assert found.category == "APPLICATION" and found.requeue_warranted is False
     # alone, it is reported one poll later, its cause unknown; restored, the hold goes on
     alone = engine()
-    assert feed(alone, [exited], at=5.0) == []
+    assert feed(alone, [progress(10), exited], at=5.0) == []
     resumed = engine()
     assert resumed.restore_state(json.loads(json.dumps(alone.export_state())))
     found = resumed.feed("slurmstepd: error: *** STEP 12.0 ON gpuc01 CANCELLED AT x ***", 6.0)
@@ -924,6 +968,22 @@ SIGTERM_LINES = [
     "[rank0]:[titan] 2026-11-23 21:25:23,568 - root - WARNING - Received SIGTERM; will save a"
     " checkpoint at the next checkpoint interval and exit",
 ]
+
+
+def test_a_death_without_a_cause_after_the_end_of_training_is_teardown() -> None:
+    """Caffe's solver says "Optimization Done." and then segfaults in its destructors (~Net):
+    the work is done, the death is teardown. During a save after the last step it is not:
+    the final checkpoint is what it costs."""
+    done = "I0627 03:28:14.706852 10388 solver.cpp:322] Optimization Done."
+    segv = "*** SIGSEGV (@0x0) received by PID 10388 (TID 0x7fba406eda40) from PID 0; stack trace"
+    e = engine()
+    assert feed(e, [progress(74999), done, segv], at=10.0) == []
+    assert e.final_finding() is None and e.milestones().training_done_at == 10.0
+    saving = engine()
+    last = "iteration       20/      20 | elapsed time per iteration (ms): 14419.2 |"
+    save = "saving checkpoint at iteration      20 to /ckpt"
+    found = feed(saving, [progress(19), last, save, segv], 10.0)
+    assert [(f.kind, f.category) for f in found] == [(Observed.CRASH, "UNKNOWN")]
 
 
 def test_a_caught_stopiteration_is_taken_back_an_uncaught_one_ends_the_rank() -> None:

@@ -50,6 +50,9 @@ TELEMETRY = (
             True,
         ),
         (["`Trainer.fit` stopped: `max_steps=100` reached."], True),
+        # Caffe's solver (round 20)
+        (["I0627 03:28:14.706852 10388 solver.cpp:322] Optimization Done."], True),
+        (["I0627 03:28:14.706852 10388 solver.cpp:322] Optimization Done soon"], False),
         (["[after training is done] datetime: 2026-11-21 10:05:00"], True),
         (["training is starting", "Training loss 2.3"], False),
         # telemetry: the training loop's span stopped cleanly, or after an error

@@ -100,6 +100,12 @@ CASES: list[tuple[str, list[str], int]] = [
         1,
     ),
     ("sustained drop after a recovered dip", reports([*STEADY, 200.0, *STEADY, *[270.0] * 12]), 1),
+    # round 20: a window that begins on a higher level than its median straddles a slowdown
+    # (Keras's epochs: 5 at ~50 it/s, then 6x slower): it slides on, and the readings before it
+    # are the baseline; a drop below half the baseline is confirmed in 6 reports, not 10
+    ("a deep drop of six reports", reports([*STEADY, *[150.0] * 6]), 1),
+    ("a deep drop of five reports", reports([*STEADY, *[150.0] * 5, *STEADY]), 0),
+    ("a 40% drop needs ten reports", reports([*STEADY, *[230.0] * 9, *STEADY]), 0),
 ]
 
 
@@ -112,6 +118,15 @@ def test_throughput_drop(case: str, lines: list[str], expected: int) -> None:
         assert f.category == "UNKNOWN" and f.culprit_nodes == ()  # slow, but nobody named
         assert "TFLOP/s vs baseline 386" in f.summary
         assert f.evidence and "TFLOP" in f.evidence[-1]
+
+
+def test_a_window_straddling_a_slowdown_slides_on() -> None:
+    """Keras's epochs (round 20): five at ~50/s, then six times slower. The first window holds
+    both levels; it begins above its median, so it slides on, and the readings before it (all
+    faster) are the baseline: the drop is found, against ~50, not ~9."""
+    found = run(reports([58.8, 26.3, 52.6, 50.0, 52.6, 9.0, 7.8, 6.8, 7.2, 6.7, 6.1, 6.3, 6.6]))
+    assert [f.kind for f in found] == [Observed.STRAGGLER]
+    assert "vs baseline 5" in found[0].summary
 
 
 def test_drop_is_confirmed_on_the_sustained_report() -> None:

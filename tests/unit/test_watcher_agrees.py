@@ -149,28 +149,50 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
     config = RecoveryConfig()
     hung_for = silence_after(label)
     fate = JobState.FAILED if label["anomaly"] == "CRASH" else JobState.COMPLETED
-    watch = asyncio.create_task(
-        activities.watch_attempt(WatchRequest(cluster="c", job_id=7, attempt=0, config=config))
-    )
-    while not watch.done():
-        await asyncio.sleep(0)
-        if world.ended_at is None:
-            continue
-        if hung_for and world.now < world.ended_at + hung_for + 2 * POLL_S:
-            continue  # alive and silent: the watcher's silence polls run on
-        if hung_for:
-            watch.cancel()  # silent as long as the label says, and nothing decided: no anomaly
-            break
-        if world.now >= world.ended_at + 2 * POLL_S and job.state is JobState.RUNNING:
-            code = 1 if fate is JobState.FAILED else 0
-            job = replace(job, state=fate, exit_status=ExitStatus(code=code), end_time=world.now)
-            poller.publish([job])
-            control.jobs[7] = job
-    try:
-        observation: Observation = await watch
-    except asyncio.CancelledError:
-        return Verdict("NONE", None, None)
-    return verdict_of(observation, config)
+    request = WatchRequest(cluster="c", job_id=7, attempt=0, config=config)
+    straggler: Observation | None = None
+    while True:
+        watch = asyncio.create_task(activities.watch_attempt(request))
+        while not watch.done():
+            await asyncio.sleep(0)
+            if world.ended_at is None:
+                continue
+            if hung_for and world.now < world.ended_at + hung_for + 2 * POLL_S:
+                continue  # alive and silent: the watcher's silence polls run on
+            if hung_for:
+                watch.cancel()  # silent as long as the label says, nothing decided: no anomaly
+                break
+            if world.now >= world.ended_at + 2 * POLL_S and job.state is JobState.RUNNING:
+                code = 1 if fate is JobState.FAILED else 0
+                job = replace(
+                    job, state=fate, exit_status=ExitStatus(code=code), end_time=world.now
+                )
+                poller.publish([job])
+                control.jobs[7] = job
+        try:
+            observation: Observation = await watch
+        except asyncio.CancelledError:
+            return verdict_of(straggler, config) if straggler else Verdict("NONE", None, None)
+        if straggler is not None:
+            # What ended the straggler's wait: a crash or a hang is acted on; its next save,
+            # the wait's end or the attempt ending without a cause leave the straggler's report.
+            if observation.kind in (Observed.CRASH, Observed.HANG) or (
+                observation.kind is Observed.EXITED and observation.category
+            ):
+                return verdict_of(observation, config)
+            return verdict_of(straggler, config)
+        if observation.kind is not Observed.STRAGGLER:
+            return verdict_of(observation, config)
+        # The workflow waits for the straggler's next checkpoint save (or its deadline), and
+        # watches the attempt on meanwhile (workflows/job_recovery.py, `_straggler_due`).
+        straggler = observation
+        request = replace(
+            request,
+            ignore=[Observed.STRAGGLER],
+            cursor=observation.cursor,
+            return_after_checkpoints=observation.cursor.checkpoints,
+            return_by=world.now + config.straggler_checkpoint_wait_s,
+        )
 
 
 def verdict_of(observation: Observation, config: RecoveryConfig) -> Verdict:

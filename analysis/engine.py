@@ -289,11 +289,7 @@ class LogEngine:
             or may_matter(line)
         ):
             signal = self._process(line, at)
-            if (
-                signal is not None
-                and self._finished_at is not None
-                and _teardown(signal, saving=self._open_save is not None)
-            ):
+            if signal is not None and self._finished_at is not None and _teardown(signal):
                 signal = None
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
@@ -1288,19 +1284,18 @@ def _monitor_from(raw: Mapping[str, Any], settings: ThroughputSettings) -> Throu
     return monitor
 
 
-def _teardown(signal: Signal, *, saving: bool) -> bool:
+def _teardown(signal: Signal) -> bool:
     """Once training has reached its end, the way a distributed job comes apart: ranks losing
     their peers and the store as others exit first (a reset, a closed connection, a rendezvous
-    heartbeat that finds the store gone), a process's exit reported without a cause, a death
-    whose cause the log does not show (a segfault in the destructors at exit: Caffe's ~Net,
-    a CUDA context torn down out of order), and the batch system's stop (a time limit that came
-    as the run ended). None of it is a failure of the work, unless a save after the last step
-    is still being written (then the final checkpoint is what it costs). A fault of its own (a
-    GPU, the node, the disk, the program) still is one."""
+    heartbeat that finds the store gone), a process's exit reported without a cause, and the
+    batch system's stop (a time limit that came as the run ended). None of it is a failure of
+    the work. A fault of its own (a GPU, the node, the disk, the program, a process that died
+    of a signal, as a segfault in the destructors at exit) still is one: ajr then stops the job
+    (its nodes are wanted) and never requeues it (done means done)."""
     return (
         signal.category is Category.NETWORK
         or signal.outside_stop
-        or (signal.category is Category.UNKNOWN and (signal.victim or not saving))
+        or (signal.victim and signal.category is Category.UNKNOWN)
     )
 
 

@@ -970,20 +970,16 @@ SIGTERM_LINES = [
 ]
 
 
-def test_a_death_without_a_cause_after_the_end_of_training_is_teardown() -> None:
-    """Caffe's solver says "Optimization Done." and then segfaults in its destructors (~Net):
-    the work is done, the death is teardown. During a save after the last step it is not:
-    the final checkpoint is what it costs."""
+def test_a_death_after_caffes_end_of_training_is_stopped_never_requeued() -> None:
+    """Caffe's solver says "Optimization Done." (the end of training), then segfaults in its
+    destructors (~Net): a death of its own, so ajr stops the job (its nodes are wanted), and
+    never requeues it: the work is done."""
     done = "I0627 03:28:14.706852 10388 solver.cpp:322] Optimization Done."
     segv = "*** SIGSEGV (@0x0) received by PID 10388 (TID 0x7fba406eda40) from PID 0; stack trace"
     e = engine()
-    assert feed(e, [progress(74999), done, segv], at=10.0) == []
-    assert e.final_finding() is None and e.milestones().training_done_at == 10.0
-    saving = engine()
-    last = "iteration       20/      20 | elapsed time per iteration (ms): 14419.2 |"
-    save = "saving checkpoint at iteration      20 to /ckpt"
-    found = feed(saving, [progress(19), last, save, segv], 10.0)
+    found = feed(e, [progress(74999), done, segv], at=10.0)
     assert [(f.kind, f.category) for f in found] == [(Observed.CRASH, "UNKNOWN")]
+    assert e.milestones().training_done_at == 10.0
 
 
 def test_a_caught_stopiteration_is_taken_back_an_uncaught_one_ends_the_rank() -> None:

@@ -308,7 +308,9 @@ class LogEngine:
                 # may be a probe the batch script runs first (`srun nvidia-smi`): the job may go
                 # on. srun's exit of its tasks then waits like a warning: training going on
                 # clears it, the attempt's end (or the start-up allowance) makes it a crash.
-                if signal.immediate and not (signal.victim and self._only_failed_steps()):
+                if signal.immediate and not (
+                    signal.victim and not self._progress_reports and self._only_failed_steps()
+                ):
                     if signal.victim and all(s.victim or s.peer_lost for s in self._signals):
                         if self._held_at is None:
                             self._held_at = at
@@ -392,7 +394,7 @@ class LogEngine:
         """True when `feed(line, at)` does nothing for a line `may_matter` rejects."""
         # Mirrors `feed`: such a line is processed only inside a traceback or with site
         # checkpoint patterns, and otherwise only reaches `_confirmed`, which acts once a
-        # pending signal is `crash_confirm_s` old. Keep the two in step.
+        # pending signal is `_confirm_window()` old. Keep the two in step.
         return (
             not self._tb.active
             and not self._site_ckpt
@@ -400,7 +402,7 @@ class LogEngine:
             and (
                 self._pending_since is None
                 or not self._pending_fatal
-                or at - self._pending_since < self._confirm_s
+                or at - self._pending_since < self._confirm_window()
             )
         )
 
@@ -937,12 +939,17 @@ class LogEngine:
             self._close_save(at)
 
     def _only_failed_steps(self) -> bool:
-        """Training has not reported yet, and the failures so far are only steps whose program
-        could not start (slurmstepd's `execve(): nvidia-smi: No such file or directory`) and
-        srun's exits of their tasks: a batch script may go on to its training step."""
-        return not self._progress_reports and all(
-            s.victim or s.name == "cannot_run" for s in self._signals
-        )
+        """The failures so far are only steps whose program could not start (slurmstepd's
+        `execve(): nvidia-smi: No such file or directory`) and srun's exits of their tasks:
+        before training, a batch script may go on to its training step."""
+        return all(s.victim or s.name == "cannot_run" for s in self._signals)
+
+    def _confirm_window(self) -> float:
+        """How long a fatal pending signal waits for training to go on before it is a crash:
+        the start-up allowance for steps that failed before training (it may yet start)."""
+        if self._pending_prestart and self._only_failed_steps():
+            return max(self._confirm_s, self._setup_s)
+        return self._confirm_s
 
     def _retract_stop(self) -> None:
         """A rank's StopIteration was caught after all ("During handling of the above
@@ -1197,13 +1204,7 @@ class LogEngine:
         Pending warnings alone (a NCCL WARN, a storage hiccup) wait: training going on clears
         them, silence turns them into a HANG, the attempt ending into a CRASH.
         """
-        window = self._confirm_s
-        if self._pending_prestart and all(
-            s.victim or s.name == "cannot_run" for s in self._signals
-        ):
-            # steps that could not start, before training: training may yet start
-            window = max(window, self._setup_s)
-        if self._pending_since is None or at - self._pending_since < window:
+        if self._pending_since is None or at - self._pending_since < self._confirm_window():
             return None
         if not self._pending_fatal:
             return None

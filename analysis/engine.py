@@ -211,6 +211,8 @@ class LogEngine:
             window=settings.throughput_window,
             drop=settings.throughput_drop,
             sustained=settings.throughput_sustained,
+            deep_drop=settings.throughput_deep_drop,
+            deep_sustained=settings.throughput_deep_sustained,
             quiet=settings.throughput_quiet,
         )
         # One baseline per throughput metric the job reports (TFLOP/s, tokens/s, samples/s,

@@ -30,6 +30,8 @@ class ThroughputSettings:
     window: int = 5  # reports whose median is the baseline
     drop: float = 0.2  # a report below (1 - drop) x baseline is degraded
     sustained: int = 10  # degraded reports in a row that confirm a drop
+    deep_drop: float = 0.5  # a report below (1 - deep_drop) x baseline is deeply degraded...
+    deep_sustained: int = 6  # ... and this many of those in a row confirm a drop sooner
     quiet: int = 1  # reports ignored after a checkpoint save or an evaluation
 
 
@@ -111,10 +113,12 @@ class ThroughputMonitor:
     def _confirm(self, iteration: int | None) -> Drop | None:
         if self.baseline is None:
             return None
-        needed = self.settings.sustained
-        half = 0.5 * self.baseline
-        if len(self._degraded) >= 6 and all(x < half for x in self._degraded[-6:]):
-            needed = 6
+        s = self.settings
+        needed = s.sustained
+        deep = (1.0 - s.deep_drop) * self.baseline
+        recent = self._degraded[-s.deep_sustained :]
+        if len(recent) == s.deep_sustained and all(x < deep for x in recent):
+            needed = min(needed, s.deep_sustained)  # a job at half speed: no need to wait
         if len(self._degraded) < needed:
             return None
         self.confirmed = True
@@ -150,7 +154,9 @@ class ThroughputMonitor:
 def _settled(window: Sequence[float], drop: float) -> bool:
     """The window is the job's settled speed: it does not end on another level (its last two
     readings both a drop below or above its median: a job still slowing down or speeding up as
-    it starts), where the median would be a speed the job has already left; then it slides on."""
+    it starts), where the median would be a speed the job has already left, nor begin on a
+    higher one (its first two a drop above: the job slowed down within the window, and its
+    median is the slow speed); then it slides on."""
     median = statistics.median(window)
     last, first = window[-2:], window[:2]
     return not (

@@ -45,6 +45,9 @@ class EngineSettings:
     throughput_window: int = 5
     throughput_drop: float = 0.2
     throughput_sustained: int = 10
+    # ... or, when every one is below (1 - deep_drop) x baseline, `deep_sustained` in a row
+    throughput_deep_drop: float = 0.5
+    throughput_deep_sustained: int = 6
     throughput_quiet: int = 1  # reports ignored after a save or an evaluation
     checkpoint_patterns: tuple[str, ...] = DEFAULT_CHECKPOINT_PATTERNS
     checkpoint_start_patterns: tuple[str, ...] = ()
@@ -63,6 +66,10 @@ class EngineSettings:
             problems.append("throughput_drop must be between 0 and 1")
         if self.throughput_window < 1 or self.throughput_sustained < 1:
             problems.append("throughput_window and throughput_sustained must be >= 1")
+        if not self.throughput_drop <= self.throughput_deep_drop < 1:
+            problems.append("throughput_deep_drop must be between throughput_drop and 1")
+        if self.throughput_deep_sustained < 1:
+            problems.append("throughput_deep_sustained must be >= 1")
         if not 0 < self.straggler_score <= 1:
             problems.append("straggler_score must be in (0, 1]")
         if self.straggler_rank_reports < 1:

@@ -423,6 +423,8 @@ def test_straggler_scores_name_ranks_and_nodes() -> None:
         ({"hang_timeout_s": 0.0}, "hang_timeout_s"),
         ({"throughput_drop": 1.5}, "throughput_drop"),
         ({"throughput_window": 0}, "throughput_window"),
+        ({"throughput_deep_drop": 0.1}, "throughput_deep_drop"),  # shallower than the drop
+        ({"throughput_deep_sustained": 0}, "throughput_deep_sustained"),
         ({"checkpoint_patterns": ("([unclosed",)}, "bad checkpoint pattern"),
     ],
 )
@@ -438,6 +440,7 @@ def test_bad_settings_fail_loudly(knobs: dict[str, object], problem: str) -> Non
         ("AJR_HANG_TIMEOUT", "-1"),
         ("AJR_CRASH_CONFIRM", "soon"),
         ("AJR_THROUGHPUT_DROP", "1.2"),
+        ("AJR_THROUGHPUT_DEEP_SUSTAINED", "0"),
         ("AJR_CHECKPOINT_START_PATTERNS", '["(unclosed"]'),
     ],
 )

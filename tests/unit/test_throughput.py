@@ -129,6 +129,14 @@ def test_a_window_straddling_a_slowdown_slides_on() -> None:
     assert "vs baseline 5" in found[0].summary
 
 
+def test_the_deep_drop_is_a_setting() -> None:
+    """AJR_THROUGHPUT_DEEP_DROP / _DEEP_SUSTAINED: with the deep rule set to need 10 reports,
+    six reports at 40% of the baseline confirm nothing."""
+    lines = reports([*STEADY, *[150.0] * 6])
+    assert [f.kind for f in run(lines)] == [Observed.STRAGGLER]
+    assert run(lines, throughput_deep_sustained="10") == []
+
+
 def test_drop_is_confirmed_on_the_sustained_report() -> None:
     monitor = ThroughputMonitor(ThroughputSettings(sustained=5))
     results = [monitor.report(v, i) for i, v in enumerate([*STEADY[:8], *[270.0] * 6])]

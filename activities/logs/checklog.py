@@ -223,8 +223,10 @@ class CheckReport:
                 out.append(f"  culprit ranks: {', '.join(map(str, first.culprit_ranks))}")
             out.append("  evidence:")
             out += [f"    {line}" for line in first.evidence]
-            for later in self.findings[1:]:
-                out.append(f"  then {later.kind} at line {later.line}: {later.summary}")
+            for other in self.findings:  # the acted-on one may be later than a straggler
+                if other is not first:
+                    when = "then" if other.line >= first.line else "before it"
+                    out.append(f"  {when} {other.kind} at line {other.line}: {other.summary}")
         for what, done in (("saves", self.checkpoint_saves), ("loads", self.checkpoint_loads)):
             shown = ", ".join(
                 ("?" if c.step is None else str(c.step)) + (f" at {_iso(c.at)}" if c.at else "")

@@ -158,6 +158,8 @@ def test_a_hang_while_ajr_waits_on_a_straggler_is_what_it_acts_on(tmp_path: Path
     assert [d.kind for d in report.findings] == ["STRAGGLER", "HANG"]
     assert report.anomaly is report.findings[1]
     assert report.to_json()["anomaly"] == "HANG"
+    text = "\n".join(report.render())
+    assert "  HANG at line" in text and "  before it STRAGGLER at line" in text
     report = check_log(write(tmp_path, slowed(12)), silent_for=600.0)
     # found 60 s before the last line, the hang 120 s (its allowance) after it: a wait of
     # 100 s had requeued the straggler first

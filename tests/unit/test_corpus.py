@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout19/) and a held-out set
-(heldout20/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout20/) and a held-out set
+(heldout21/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -152,6 +152,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout17": (29, 16, 20, 0),  # 0.77/0.62/0.71, 3 of 9; after round 18: 0.97/1.00/0.95, 0
     "heldout18": (33, 20, 26, 1),  # 0.82/0.70/0.92, 2 of 8; after round 20: 0.97/1.00/1.00, 1
     "heldout19": (25, 15, 21, 2),  # 0.70/1.00/0.86, 4 of 6; after round 20: 0.93/1.00/1.00, 2
+    "heldout20": (21, 12, 20, 2),  # 0.84/0.86/1.00, 2 of 5 before and after round 20
 }
 
 
@@ -169,17 +170,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout20/ as measured once before round 20's rules and once after them (the same:
-    0.84/0.86/1.00, 2 false alarms of 5): a later change that loses ground on the held-out set
-    fails here, without listing any miss."""
-    m = metrics(score_split("heldout20"))
-    assert m.anomaly.hits >= 21, m.anomaly  # of 25: 0.84
-    assert m.attribution.hits >= 12, m.attribution  # of 14: 0.86
-    assert m.requeue.hits >= 20, m.requeue  # of 20: 1.00
-    assert m.false_alarms <= 2  # of 5
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -208,19 +198,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout19/ became tuning data when heldout20/ began to be drawn; it is no longer refused."""
+    """heldout20/ became tuning data when heldout21/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout18", "heldout19"} <= set(TUNING)
-    assert not {"heldout18", "heldout19"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout20",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout19", "heldout20"} <= set(TUNING)
+    assert not {"heldout19", "heldout20"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

@@ -74,7 +74,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout13" the thirteenth, after heldout12/; "heldout14" the fourteenth, after heldout13/;
 # "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/;
 # "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/;
-# "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/.
+# "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/;
+# "heldout21" the twenty-first, after heldout20/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -97,6 +98,7 @@ SPLITS = {
     "heldout18": CORPUS / "heldout18",
     "heldout19": CORPUS / "heldout19",
     "heldout20": CORPUS / "heldout20",
+    "heldout21": CORPUS / "heldout21",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -650,13 +650,23 @@ class _Replay:
             if r.largest_gap_s is None or gap > r.largest_gap_s:
                 r.largest_gap_s, r.gap_lines = gap, (self.last_stamped, r.lines)
             # What the watcher's last poll before this line would have been told.
-            found = self.engine.silence(gap, stamp)
-            if found is not None:
-                hang = found.kind is Observed.HANG
-                when = self.at + self.engine.hang_allowance(self.at) if hang else stamp
+            silence = self._silence(self.at, gap)
+            if silence is not None:
+                found, when = silence
                 self._record(found, r.lines, gap_lines=(self.last_stamped, r.lines), at=when)
         if self.at is None or stamp >= self.at:
             self.at, self.last_stamped, self.stamp_text = stamp, self.report.lines, text
+
+    def _silence(self, since: float, silent: float) -> tuple[Finding, float] | None:
+        """What `silent` seconds without a line after `since` make the engine report, and when
+        the watcher would have found it: a hang once its allowance ran out, anything else (a
+        held report released, a failure confirmed) at the end of the silence."""
+        found = self.engine.silence(silent, since + silent)
+        if found is None:
+            return None
+        if found.kind is Observed.HANG:
+            return found, since + min(self.engine.hang_allowance(since), silent)
+        return found, since + silent
 
     def _drain_leading(self, first: int) -> None:
         """Feed the held lines, numbered from `first`, at the time now known."""
@@ -779,10 +789,9 @@ class _Replay:
         decided = any(d.kind != Observed.STRAGGLER.value for d in current)
         if silent_for > 0 and not decided:
             # The file stopped growing while its job ran on: what the watcher's polls then see.
-            allowance = self.engine.hang_allowance(at)
-            found = self.engine.silence(silent_for, at + silent_for)
-            if found is not None:
-                when = at + min(allowance, silent_for)
+            silence = self._silence(at, silent_for)
+            if silence is not None:
+                found, when = silence
                 self._record(found, r.lines, gap_lines=(r.lines, r.lines), at=when)
         self._close_attempt(r.lines)
         r.stragglers = self.engine.stragglers

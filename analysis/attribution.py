@@ -90,7 +90,7 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     out: list[Signal] = []
     # Ranks' output interleaves: a connection reset by a peer may be printed before the line
     # where that peer died. Any death in the attempt explains such resets.
-    died = any(_a_death(signal) for signal in signals)
+    died = any(_a_death(signal) for signal in signals) or _killed_first(signals)
     crashed = False
     for signal in signals:
         victim = crashed or (died and signal.peer_lost)
@@ -101,6 +101,19 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
         out.append(signal)
         crashed = crashed or _a_death(signal)
     return out
+
+
+def _killed_first(signals: Sequence[Signal]) -> bool:
+    """srun's first report of a task's end says a signal killed it, before any task exited with
+    the error it printed: that task died unseen first (a kill -9, a kernel OOM kill), and the
+    connections its peers lost ("Connection reset by peer") went with it. When srun kills the
+    rest of a step after a task failed, the failed task's exit is reported first."""
+    for signal in signals:
+        if signal.name == "srun_task_killed" and "Killed" in signal.detail:
+            return True
+        if signal.name in ("srun_task_exit", "srun_task_crash"):
+            return False
+    return False
 
 
 # A process that a signal killed: it died unseen, and its peers' lost connections follow from it.

@@ -147,6 +147,13 @@ _FORMS: tuple[tuple[str, str, re.Pattern[str], Kind, bool, bool], ...] = tuple(
         ("seed", "SAVE_CHECKPOINT",
          r"SAVE_CHECKPOINT: iteration:\s*(?P<step>\d+).*ckpt saving takes", _D, False, False),
         ("seed", "Saved checkpoint to", r"Saved checkpoint to (?P<path>\S+)", _D, False, False),
+        # A program's own word for having loaded one ("resumed from checkpoint step=600
+        # path=...", "resumed from /ckpt/step_0000200.pt at step 200")
+        ("generic", "esum",
+         # (not Lightning's advice "You're resuming from a checkpoint that ended before ...")
+         r"(?<!'re )(?<!are )(?i:\bresum(?:ed|ing)) (?:training )?from (?:the )?"
+         r"(?:(?:last|latest) )?(?:(?:checkpoint|ckpt)\b)?[^/\n]{0,40}?(?P<path>/\S+)?"
+         r"(?:.{0,40}?\b(?:at step|step[ =:])\s*(?P<step>\d+))?", _LD, False, False),
         ("generic", "heckpoint saved",
          r"(?i:checkpoint) saved(?: to| in| at)? ?(?P<path>\S+)?", _D, False, False),
         ("generic", "aved checkpoint", r"(?i:saved) checkpoint(?: to| at)? ?(?P<path>\S+)?", _D,
@@ -178,7 +185,8 @@ _SAVE_TIMER = re.compile(r"\bsave-checkpoint\b")
 
 # Every form above holds one of these words: the cheap test before the patterns run.
 _GUARDS = ("heckpoint", "HECKPOINT", "Saving", "saving model", "oading", "shards", "states",
-           "state to", "raining from", "save-checkpoint")  # fmt: skip
+           "state to", "raining from", "save-checkpoint", "esumed from",
+           "esuming from")  # fmt: skip
 
 
 def _step(m: re.Match[str], text: str) -> int | None:

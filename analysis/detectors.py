@@ -209,6 +209,8 @@ _TOKENS = (
     "oading",
     "shards",
     "raining from",
+    "esumed from",  # a program's own word for a checkpoint it loaded (checkpoints.py)
+    "esuming from",
     "saving model",
 )
 

@@ -192,6 +192,7 @@ class LogEngine:
         # Done means done: when the log showed training reach its final iteration.
         self._finish = FinishWatch()
         self._finished_at: float | None = None
+        self._signal_after_finish = False  # a failure signal came after training said it finished
         self._restarter = False  # an in-job restarter (NVRx ft_launcher) runs the job
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
@@ -296,6 +297,9 @@ class LogEngine:
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
             if signal is not None:
+                self._signal_after_finish = self._signal_after_finish or (
+                    self._finished_at is not None
+                )
                 if len(self._signals) < _MAX_SIGNALS:
                     self._signals.append(signal)
                 if self._crashed:
@@ -460,6 +464,10 @@ class LogEngine:
             signals = [self._stopped[0], *signals]
         if self._crashed or not signals:
             return None
+        if self._finished_at is not None and not self._signal_after_finish:
+            # The program said training finished after its last failure signal: it got past them
+            # (a save that failed and was written elsewhere, a warning it retried).
+            return None
         result = attribute(signals, self._layout, self._context.job_nodes)
         if result is None:
             return None
@@ -600,6 +608,7 @@ class LogEngine:
             "hang_reported": self._hang_reported,
             "straggler_reported": self._straggler_reported,
             "finished_at": self._finished_at,
+            "signal_after_finish": self._signal_after_finish,
             "stopped": (
                 [_signal_state(self._stopped[0]), self._stopped[1]] if self._stopped else None
             ),
@@ -692,6 +701,7 @@ class LogEngine:
         self._hang_reported = bool(state.get("hang_reported"))
         self._straggler_reported = bool(state.get("straggler_reported"))
         self._finished_at, self._finish = finished_at, finish
+        self._signal_after_finish = bool(state.get("signal_after_finish"))
         self._stopped = stopped
         self._restarter = bool(state.get("restarter"))
         self._csv = csv
@@ -1224,7 +1234,12 @@ class LogEngine:
         # An abort before the timeout is mostly the watchdog's own teardown (printed first by
         # the launcher's summary); a rank's own error is a signal of its own.
         died_first = any(s.fatal and not (s.victim or s.hang or s.teardown) for s in self._signals)
-        if died_first:
+        # A connect to the rendezvous store that timed out after its host's name did not resolve
+        # never reached a peer to wait for: the lookup failed, a crash of the network's.
+        unresolved = "to connect" in hang.line and any(
+            s.name == "name_unresolved" for s in self._signals
+        )
+        if died_first or unresolved:
             return self._report(Observed.CRASH)
         cause = attribute(self._signals, self._layout, self._context.job_nodes)
         self._crashed = self._hang_reported = True

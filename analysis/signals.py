@@ -600,6 +600,13 @@ _RENDEZVOUS = re.compile(
     r"failed to send a keep-alive heartbeat|RendezvousConnectionError|RendezvousClosedError"
     r"|The client socket has failed to connect|connect\(\) to \S+ failed|Connection refused"
 )
+# c10d or NCCL could not look up a host's address ("The IPv6 network addresses of (cn-r07-01,
+# 29420) cannot be retrieved (gai error: -3 - Temporary failure in name resolution)"): DNS or the
+# hosts file. c10d retries it; a connect that then times out failed on this (engine.py).
+_NAME_UNRESOLVED = re.compile(
+    r"Temporary failure in name resolution|Name or service not known"
+    r"|No address associated with hostname"
+)
 # gloo/c10d: the peer went away. Its own log has the cause.
 _PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
 # A transport error that says only that the other end closed: its process may have died (its
@@ -666,6 +673,10 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
             # NCCL's generic words; its "Last error:" lines that follow say what failed.
             return Signal("nccl_error", UNKNOWN, f"NCCL: {kind}", line, False, nodes, rank,
                           detail=kind, victim=True)  # fmt: skip
+    m = _NAME_UNRESOLVED.search(text)
+    if m is not None and any(word in text for word in ("c10d", "socket", "NCCL", "gloo")):
+        return Signal("name_unresolved", NETWORK, f"a host name did not resolve: {m.group(0)}",
+                      line, False, nodes, rank, True, fatal=False)  # fmt: skip
     m = _TRANSPORT.search(text)
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "nccl" in text  # TensorFlow's "ncclCommInitRank failed: ..."

@@ -19,7 +19,7 @@ Reading is bounded in memory like the watcher's; the report keeps every TFLOP va
 from __future__ import annotations
 
 import os
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
@@ -30,6 +30,7 @@ import re2
 from activities.logs.locate import LOG_NAME
 from activities.logs.scanner import LogScanner, LogUnavailable
 from analysis.analyzer import AnalyzerContext, Finding
+from analysis.attempts import slurm_cancelled, slurm_own
 from analysis.detectors import TOKEN_SEARCH, Signal
 from analysis.engine import LogEngine
 from analysis.lines import (
@@ -134,6 +135,19 @@ class CheckReport:
     # A straggler is requeued at its next checkpoint save, or this long after it (the recovery
     # policy's `straggler_checkpoint_wait_s`): a crash or hang before then is what ajr acts on.
     straggler_wait_s: float = 1800.0
+    # The line each attempt of the job begins at: one file may hold several, when Slurm
+    # requeued the job (preemption, `scontrol requeue`) and its output was appended.
+    attempts: list[int] = field(default_factory=lambda: [1])
+
+    def attempt_of(self, finding: Detected) -> int:
+        """The attempt (0-based) `finding` was found in."""
+        return bisect_right(self.attempts, finding.line) - 1
+
+    @property
+    def last_attempt(self) -> list[Detected]:
+        """The findings of the file's last attempt: the one whose fate the verdict is about
+        (an earlier attempt's preemption was Slurm's to requeue, and it did)."""
+        return [d for d in self.findings if d.line >= self.attempts[-1]]
 
     @property
     def anomaly(self) -> Detected | None:
@@ -143,12 +157,13 @@ class CheckReport:
         from the watcher's read that found it, which takes in every line written by then;
         check-log does not model reads, so a save between the two does not end the wait here:
         tests/unit/test_watcher_agrees.py checks that the two still agree on every corpus log.)"""
-        if not self.findings:
+        findings = self.last_attempt
+        if not findings:
             return None
-        first = self.findings[0]
+        first = findings[0]
         if first.kind != Observed.STRAGGLER.value:
             return first
-        for later in self.findings[1:]:
+        for later in findings[1:]:
             waited = None if first.at is None or later.at is None else later.at - first.at
             if waited is not None and waited >= self.straggler_wait_s:
                 break  # requeued when the wait ran out
@@ -181,8 +196,15 @@ class CheckReport:
             "tflops": self.tflops,
             "format_problems": [vars(p) for p in self.problems],
             "findings": [
-                {"kind": d.kind, "summary": d.summary, "line": d.line} for d in self.findings
+                {
+                    "kind": d.kind,
+                    "summary": d.summary,
+                    "line": d.line,
+                    "attempt": self.attempt_of(d),
+                }
+                for d in self.findings
             ],
+            "attempts": [{"start_line": line} for line in self.attempts],
             "stragglers": {str(rank): node for rank, node in sorted(self.stragglers.items())},
             "lines": self.lines,
             "bytes": self.size,
@@ -207,6 +229,16 @@ class CheckReport:
                     out += [f"       {p.problem}", f"       fix: {p.fix}"]
         first = self.anomaly
         out.append("what ajr detects:")
+        if len(self.attempts) > 1:
+            starts = ", ".join(map(str, self.attempts))
+            out.append(
+                f"  {len(self.attempts)} attempts in this file (Slurm requeued the job), from lines"
+                f" {starts}: the verdict is the last attempt's"
+            )
+            for d in self.findings:
+                if d.line < self.attempts[-1]:
+                    which = self.attempt_of(d) + 1
+                    out.append(f"  attempt {which}: {d.kind} at line {d.line}: {d.summary}")
         if first is None:
             out.append("  no anomaly: ajr would let this job run")
         else:
@@ -223,7 +255,7 @@ class CheckReport:
                 out.append(f"  culprit ranks: {', '.join(map(str, first.culprit_ranks))}")
             out.append("  evidence:")
             out += [f"    {line}" for line in first.evidence]
-            for other in self.findings:  # the acted-on one may be later than a straggler
+            for other in self.last_attempt:  # the acted-on one may be later than a straggler
                 if other is not first:
                     when = "then" if other.line >= first.line else "before it"
                     out.append(f"  {when} {other.kind} at line {other.line}: {other.summary}")
@@ -417,6 +449,7 @@ _RUN = 2048
 _MIN_RUN = 128
 _SAMPLE = 64
 _TOO_LONG = "too long"
+_MAX_HELD = 20_000  # lines held while a new attempt is not yet proven (see `_Replay._feed`)
 
 
 class _Replay:
@@ -434,6 +467,17 @@ class _Replay:
         # Lines read and not yet replayed, joined by "\n": from `pos` (none when past the end).
         self.text, self.pos = "", 1
         self.avg = 64  # the last skimmed run's bytes per line: where to look for a run's end
+        # Another attempt in the same file (analysis/attempts.py): Slurm's cancel was seen
+        # (`cancelled`), the next line of the job's own begins what may be the next attempt
+        # (`next_start`); the lines fed from there are held until a checkpoint load proves it,
+        # then replayed into a fresh engine.
+        self.settings, self.nodes = settings, nodes
+        self.cancelled = False
+        self.next_start: int | None = None
+        self.held: list[tuple[str, float, int]] = []
+        self.tflops_at_start = 0  # TFLOP reports before `next_start`
+        self.attempt_findings = 0  # index of the current attempt's first finding
+        self.interrupted_before = 0  # saves the earlier attempts began and never ended
 
     def blocks(self, blocks: list[str], joiner: SrunJoiner, *, final: bool = False) -> None:
         """Every line of `blocks` (lines joined by "\\n", as `LogScanner.read_blocks` returns
@@ -606,13 +650,23 @@ class _Replay:
             if r.largest_gap_s is None or gap > r.largest_gap_s:
                 r.largest_gap_s, r.gap_lines = gap, (self.last_stamped, r.lines)
             # What the watcher's last poll before this line would have been told.
-            found = self.engine.silence(gap, stamp)
-            if found is not None:
-                hang = found.kind is Observed.HANG
-                when = self.at + self.engine.hang_allowance(self.at) if hang else stamp
+            silence = self._silence(self.at, gap)
+            if silence is not None:
+                found, when = silence
                 self._record(found, r.lines, gap_lines=(self.last_stamped, r.lines), at=when)
         if self.at is None or stamp >= self.at:
             self.at, self.last_stamped, self.stamp_text = stamp, self.report.lines, text
+
+    def _silence(self, since: float, silent: float) -> tuple[Finding, float] | None:
+        """What `silent` seconds without a line after `since` make the engine report, and when
+        the watcher would have found it: a hang once its allowance ran out, anything else (a
+        held report released, a failure confirmed) at the end of the silence."""
+        found = self.engine.silence(silent, since + silent)
+        if found is None:
+            return None
+        if found.kind is Observed.HANG:
+            return found, since + min(self.engine.hang_allowance(since), silent)
+        return found, since + silent
 
     def _drain_leading(self, first: int) -> None:
         """Feed the held lines, numbered from `first`, at the time now known."""
@@ -621,9 +675,16 @@ class _Replay:
             self._feed(raw, self.at or 0.0, number)
 
     def _feed(self, raw: str, at: float, number: int, matters: bool = False) -> None:
+        if self.cancelled:
+            self._maybe_next_attempt(raw, at, number)
         engine = self.engine
         saves, loads = engine.checkpoints, len(engine.loads)
         found = engine.feed(raw, at, matters=matters)
+        if self.next_start is not None and len(engine.loads) > loads:
+            self._next_attempt()
+            return
+        if not self.cancelled and slurm_cancelled(split_prefix(raw)[2]):
+            self.cancelled = True
         if engine.checkpoints > saves and engine.saves:
             step, when = engine.saves[-1]
             self.report.checkpoint_saves.append(Checkpoint(step, when or None, number))
@@ -636,6 +697,51 @@ class _Replay:
             self.report.tflops.append(tflops)
         if found is not None:
             self._record(found, number)
+
+    def _maybe_next_attempt(self, raw: str, at: float, number: int) -> None:
+        """Hold the lines that may be the next attempt's, from the job's first own line after
+        Slurm's cancel (a bounded number: a load comes early in an attempt, or not at all)."""
+        if self.next_start is None:
+            if slurm_own(split_prefix(raw)[2]) or not raw.strip():
+                return
+            self.next_start, self.tflops_at_start = number, len(self.report.tflops)
+        if len(self.held) < _MAX_HELD:
+            self.held.append((raw, at, number))
+        else:
+            self.cancelled, self.next_start, self.held = False, None, []
+
+    def _next_attempt(self) -> None:
+        """A checkpoint was loaded after Slurm's cancel: a new attempt began at `next_start`.
+        The attempt before is closed as the file's end would close it; the held lines are read
+        again by a fresh engine, as the watcher of the new attempt reads them."""
+        start, held = self.next_start, self.held
+        assert start is not None
+        r = self.report
+        # What the old attempt's engine made of the held lines (and of the silence before the
+        # first of them) is the new attempt's to say.
+        r.findings = [d for d in r.findings if d.line < start]
+        r.checkpoint_saves = [c for c in r.checkpoint_saves if c.line < start]
+        r.checkpoint_loads = [c for c in r.checkpoint_loads if c.line < start]
+        del r.tflops[self.tflops_at_start :]
+        self._close_attempt(start - 1)
+        failed = any(d.kind == Observed.CRASH.value for d in r.findings[self.attempt_findings :])
+        self.engine.end_of_attempt(failed=failed, at=self.at or 0.0)
+        self.interrupted_before += self.engine.interrupted_saves
+        r.attempts.append(start)
+        self.attempt_findings = len(r.findings)
+        self.engine = LogEngine(AnalyzerContext(job_nodes=self.nodes, settings=self.settings))
+        self.cancelled, self.next_start, self.held = False, None, []
+        for raw, at, number in held:
+            self._feed(raw, at, number)
+
+    def _close_attempt(self, last_line: int) -> None:
+        """The current attempt is over at `last_line`: a crash it reported gets its culprit
+        ranks from the aftermath; failure signals it never got past are its crash."""
+        current = self.report.findings[self.attempt_findings :]
+        if any(d.kind == Observed.CRASH.value for d in current):
+            self._complete_crash()
+        elif not any(d.kind != Observed.STRAGGLER.value for d in current):
+            self._crash_at_end(last_line)
 
     def _record(
         self,
@@ -679,26 +785,23 @@ class _Replay:
         if found is not None:
             self._record(found, r.lines)
         # (A straggler alone decided nothing yet: ajr waits for its next save meanwhile.)
-        decided = any(d.kind != Observed.STRAGGLER.value for d in r.findings)
+        current = r.findings[self.attempt_findings :]
+        decided = any(d.kind != Observed.STRAGGLER.value for d in current)
         if silent_for > 0 and not decided:
             # The file stopped growing while its job ran on: what the watcher's polls then see.
-            allowance = self.engine.hang_allowance(at)
-            found = self.engine.silence(silent_for, at + silent_for)
-            if found is not None:
-                when = at + min(allowance, silent_for)
+            silence = self._silence(at, silent_for)
+            if silence is not None:
+                found, when = silence
                 self._record(found, r.lines, gap_lines=(r.lines, r.lines), at=when)
-        if any(d.kind == Observed.CRASH.value for d in r.findings):
-            self._complete_crash()
-        elif not decided:
-            self._crash_at_end()
+        self._close_attempt(r.lines)
         r.stragglers = self.engine.stragglers
-        failed = any(d.kind == Observed.CRASH.value for d in r.findings)
+        failed = any(d.kind == Observed.CRASH.value for d in r.findings[self.attempt_findings :])
         saves = self.engine.checkpoints
         self.engine.end_of_attempt(failed=failed, at=at)
         if self.engine.checkpoints > saves and self.engine.saves:
             step, when = self.engine.saves[-1]
             r.checkpoint_saves.append(Checkpoint(step, when or None, r.lines))
-        r.interrupted_saves = self.engine.interrupted_saves
+        r.interrupted_saves = self.interrupted_before + self.engine.interrupted_saves
         r.first_step_at = self.engine.first_progress_at or None
         return r
 
@@ -711,13 +814,15 @@ class _Replay:
         ranks = _culprit_ranks(
             self.engine.signals, cause.root, cause.culprit_nodes, self.engine.rank_nodes
         )
-        self.report.findings = [
+        first = self.attempt_findings  # the current attempt's: an earlier one's are its own
+        self.report.findings[first:] = [
             replace(d, culprit_ranks=ranks) if d.kind == Observed.CRASH.value else d
-            for d in self.report.findings
+            for d in self.report.findings[first:]
         ]
 
-    def _crash_at_end(self) -> None:
-        """The file ends with failure signals training never got past: the job died of them."""
+    def _crash_at_end(self, last_line: int) -> None:
+        """The attempt ends at `last_line` with failure signals training never got past: the
+        job died of them."""
         found = self.engine.final_finding()
         cause = self.engine.last_attribution
         if found is None or cause is None:
@@ -727,7 +832,7 @@ class _Replay:
             Detected(
                 kind=Observed.CRASH.value,
                 summary=f"{found.summary} (no progress after it: the log ends)",
-                line=self.report.lines,
+                line=last_line,
                 category=found.category,
                 requeue=found.requeue_warranted,
                 culprit_nodes=found.culprit_nodes,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import calendar
 import json
 import os
 import subprocess
@@ -236,6 +237,58 @@ def test_an_error_the_log_ends_on_is_a_crash(tmp_path: Path) -> None:
     assert out["attribution"] == "APPLICATION"
     assert out["culprit_ranks"] == [1]
     assert "OutOfMemoryError" in out["evidence"][0]
+
+
+def requeued(second: list[str], *, load: bool = True) -> list[str]:
+    """A job preempted after iteration 12 and requeued by Slurm, whose next attempt's output
+    (`second`, after a restart banner and, with `load`, a checkpoint load) was appended."""
+    t = START + 200
+    when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t))
+    return [
+        *megatron(),
+        f"slurmstepd: error: *** JOB 4242 ON node1 CANCELLED AT {when} DUE TO PREEMPTION ***",
+        "srun: Job step aborted: Waiting up to 32 seconds for job step to finish.",
+        f"{stamp(t + 150)} job 4242 restart count 1",
+        *([f"0: {stamp(t + 160)} resumed from /fsx/ckpt/iter_0000010 at step 10"] if load else []),
+        *second,
+    ]  # fmt: skip
+
+
+def later(lines: list[str], by: float = 400.0) -> list[str]:
+    """`lines` (megatron()'s), their stamps moved on by `by` seconds."""
+    out = []
+    for line in lines:
+        head, _, rest = line.partition("[")
+        when, _, tail = rest.partition("]")
+        moved = calendar.timegm(time.strptime(when, "%Y-%m-%d %H:%M:%S")) + by
+        out.append(f"{head}{stamp(moved)}]{tail}")
+    return out
+
+
+def test_an_attempt_slurm_requeued_into_the_same_file_is_judged_on_its_own(tmp_path: Path) -> None:
+    """Slurm appends a requeued job's output to the same file: the preemption ended the first
+    attempt (listed), the verdict is the last attempt's (as the watcher of that attempt, which
+    reads on with a fresh engine, decides). A checkpoint loaded after Slurm's cancel proves the
+    next attempt; without one the file is one attempt, and the preemption is its end."""
+    healthy = check_log(write(tmp_path, requeued(later(megatron()))))
+    out = healthy.to_json()
+    assert out["anomaly"] == "NONE", out["findings"]
+    assert [a["start_line"] for a in out["attempts"]] == [1, len(megatron()) + 3]
+    assert [(f["kind"], f["attempt"]) for f in out["findings"]] == [("CRASH", 0)]
+    assert [c["step"] for c in out["checkpoint_loads"]] == [10]
+    assert "2 attempts in this file" in "\n".join(healthy.render())
+    crashed = requeued(
+        [
+            *later(megatron()),
+            "1: torch.OutOfMemoryError: CUDA out of memory. Tried to allocate 2 GiB",
+        ]
+    )
+    out = check_log(write(tmp_path, crashed)).to_json()
+    assert out["anomaly"] == "CRASH" and out["attribution"] == "APPLICATION"
+    assert [f["attempt"] for f in out["findings"]] == [0, 1]
+    no_load = check_log(write(tmp_path, requeued(later(megatron()), load=False))).to_json()
+    assert no_load["anomaly"] == "CRASH" and no_load["attribution"] == "SCHEDULER"
+    assert [a["start_line"] for a in no_load["attempts"]] == [1]
 
 
 def test_a_straggler_report_is_a_straggler(tmp_path: Path) -> None:

@@ -95,6 +95,11 @@ FORMS: list[tuple[str, Kind | None, int | None]] = [
     ("SAVE_CHECKPOINT: iteration: 500, ckpt saving takes 12.5 seconds", Kind.SAVE_DONE, 500),
     ("saving checkpoint", Kind.SAVE_START, None),
     ("Checkpoint saved to /ckpt/iter_000300", Kind.SAVE_DONE, 300),
+    # a program's own word for the checkpoint it loaded (a Slurm requeue's next attempt)
+    ("0: [2026-11-24 11:58:37] resumed from /runs/ckpt/step_0000200.pt at step 200", Kind.LOAD_DONE, 200),
+    ("__main__:<module>:106 - resumed from checkpoint step=600 path=/ckpt/ckpt_000600.npz", Kind.LOAD_DONE, 600),
+    ("Resuming from the latest checkpoint", Kind.LOAD_DONE, None),
+    ("training_epoch_loop.py:224: You're resuming from a checkpoint that ended before the epoch ended", None, None),
 ]  # fmt: skip
 
 

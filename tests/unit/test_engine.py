@@ -863,6 +863,70 @@ def test_a_victims_report_waits_past_connections_its_peers_lost() -> None:
     assert found is not None and found.category == "NETWORK"
 
 
+def test_a_task_srun_reports_killed_first_died_before_the_resets_it_caused() -> None:
+    """A rank lost its connection, then srun reports another task Killed before the rank's own
+    exit: that task died unseen first (a kill -9), and the reset followed from it: UNKNOWN.
+    When srun reports the rank's exit first and kills the rest after it, the reset stays the
+    network's."""
+    reset = ("[rank0]: RuntimeError: [/__w/pytorch/pytorch/third_party/gloo/gloo/transport/tcp/"
+             "pair.cc:537] Read error [127.0.0.1]:30352: Connection reset by peer.")  # fmt: skip
+    killed = "srun: error: node2: task 1: Killed"
+    exited = "srun: error: node1: task 0: Exited with exit code 1"
+    first = engine()
+    feed(first, [progress(10), reset, killed, exited], 5.0)
+    cause = first.attribution()
+    assert cause is not None and cause.category == "UNKNOWN"
+    after = engine()
+    feed(after, [progress(10), reset, exited, killed], 5.0)
+    cause = after.attribution()
+    assert cause is not None and cause.category == "NETWORK"
+
+
+def test_a_store_connect_that_timed_out_after_its_host_did_not_resolve_is_a_network_crash() -> None:
+    """c10d could not resolve the rendezvous host's name, then its connect timed out: no peer
+    was ever there to wait for, so it is no hang but a crash of the network's (DNS, the hosts
+    file). The same timeout without the lookup failure is a hang."""
+    gai = ("cn2: [W1124 11:44:45.436139389 socket.cpp:764] [c10d] The IPv6 network addresses of"
+           " (cn1, 29420) cannot be retrieved (gai error: -3 - Temporary failure in name"
+           " resolution).")  # fmt: skip
+    timeout = ("cn2: [E1124 11:45:33.470182853 socket.cpp:1028] [c10d] The client socket has"
+               " timed out after 60000ms while trying to connect to (cn1, 29420).")  # fmt: skip
+    e = engine()
+    assert feed(e, [gai], 1.0) == []  # a warning: c10d retries the lookup
+    found = feed(e, [timeout], 60.0)
+    assert [f.kind for f in found] == [Observed.CRASH] and found[0].category == "NETWORK"
+    alone = engine()
+    found = feed(alone, [timeout], 60.0)
+    assert [f.kind for f in found] == [Observed.HANG]
+
+
+def test_a_failure_training_finished_after_is_no_crash_at_the_end() -> None:
+    """A save that failed, was caught and written elsewhere, then training finished: the
+    program got past it, so the end of the attempt reports nothing. A failure after the end
+    of training is still reported (done means done: stopped, never requeued, policy.py)."""
+    failed = ("RuntimeError: [enforce fail at inline_container.cc:747] . open file failed with"
+              " strerror: Read-only file system")  # fmt: skip
+    done = "2026-11-24 11:45:39,824 INFO [r0@vm] lmtrain: training finished: 600 steps"
+    e = engine()
+    feed(e, [progress(599), progress(600), failed, done], 5.0)
+    e.end_of_attempt(failed=False, at=6.0)
+    assert e.final_finding() is None
+    resumed = engine()
+    feed(resumed, [progress(599), progress(600), failed], 5.0)
+    restored = engine()
+    assert restored.restore_state(json.loads(json.dumps(resumed.export_state())))
+    feed(restored, [done], 5.5)
+    assert restored.final_finding() is None
+    after = engine()
+    feed(after, [progress(599), progress(600), done, failed], 5.0)
+    after.end_of_attempt(failed=True, at=6.0)
+    found = after.final_finding()
+    assert found is not None and found.category == "STORAGE"
+    restored = engine()
+    assert restored.restore_state(json.loads(json.dumps(after.export_state())))
+    assert restored.final_finding() is not None
+
+
 def test_after_one_report_the_starts_rhythm_still_bounds_the_silence() -> None:
     """torchtitan logs every 10 steps: after its first report, minutes may pass before the
     next. Until a second report gives a cadence, the start's own rhythm (cadence_factor x its

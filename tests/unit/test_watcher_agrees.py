@@ -135,7 +135,13 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
         work_dir=str(tmp_path), stdout_path=str(tmp_path / "slurm-7.out"),
         user_id=0, group_id=0,
     )  # fmt: skip
-    world = VirtualWorld(log, timed_lines(CORPUS / split / name), job)
+    lines = timed_lines(CORPUS / split / name)
+    # A file that holds several attempts (Slurm requeued the job and appended the next one's
+    # output, analysis/attempts.py): the watcher of the last attempt reads on from where the one
+    # before it stopped, with a fresh engine. Where the attempts begin is what check-log found
+    # (Slurm's requeue, in the live system).
+    start = attempt_starts(split, name)[-1]
+    world = VirtualWorld(log, lines[start - 1 :], job)
     poller, control = FakePoller([job]), FakeSlurm([job])
     activities = WatchActivities(
         poller,
@@ -193,6 +199,17 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
             return_after_checkpoints=observation.cursor.checkpoints,
             return_by=world.now + config.straggler_checkpoint_wait_s,
         )
+
+
+def attempt_starts(split: str, name: str) -> list[int]:
+    label = labels(split)[name]
+    report, _ = run_check_log(
+        str(CORPUS / split / name),
+        RecoveryConfig(),
+        nodes=tuple(label.get("job_nodes") or ()),
+        silent_for=silence_after(label),
+    )
+    return report.attempts
 
 
 def verdict_of(observation: Observation, config: RecoveryConfig) -> Verdict:

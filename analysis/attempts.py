@@ -3,10 +3,11 @@
 Slurm appends a requeued batch job's output to the file its earlier attempt wrote (preemption
 with PreemptMode=REQUEUE, `scontrol requeue`, a node failure with JobRequeue): the file then
 holds the first attempt's end (slurmstepd's "*** JOB 9 ON n1 CANCELLED AT ... DUE TO
-PREEMPTION ***"), then the next attempt from its start. The watcher sees each attempt on its own
-(it goes on from the offset it had read to, with a fresh engine); a reader of the whole file
-must split it the same way, or the first attempt's preemption decides the fate of a job whose
-last attempt finished.
+PREEMPTION ***"), then the next attempt from its start. The watcher sees each attempt on its
+own: each reads its attempt's own log with a fresh engine (the seed's log names carry the
+attempt's start, and a file an earlier attempt wrote is never taken for a later one,
+activities/logs/locate.py). A reader of the whole file must split it the same way, or the
+first attempt's preemption decides the fate of a job whose last attempt finished.
 
 An attempt's end is no proof that another began: the job's own lines after Slurm's cancel may
 be its dying words (a SIGTERM handler's save). A checkpoint *loaded* after the cancel is: a
@@ -24,7 +25,8 @@ _SLURM_OWN = re.compile(r"(?:srun|slurmstepd(?:-[\w.-]+)?|sbatch|salloc): ")
 
 
 def slurm_cancelled(text: str) -> bool:
-    """`text` (a line without its rank prefix) is Slurm's cancel of the job or a step."""
+    """`text` (a line, with or without its rank prefix) is Slurm's cancel of the job or a
+    step."""
     return "CANCELLED AT" in text and _CANCELLED.search(text) is not None
 
 

@@ -470,7 +470,7 @@ class _Replay:
         # Another attempt in the same file (analysis/attempts.py): Slurm's cancel was seen
         # (`cancelled`), the next line of the job's own begins what may be the next attempt
         # (`next_start`); the lines fed from there are held until a checkpoint load proves it,
-        # then replayed into a fresh engine.
+        # then read again by a fresh engine.
         self.settings, self.nodes = settings, nodes
         self.cancelled = False
         self.next_start: int | None = None
@@ -683,7 +683,7 @@ class _Replay:
         if self.next_start is not None and len(engine.loads) > loads:
             self._next_attempt()
             return
-        if not self.cancelled and slurm_cancelled(split_prefix(raw)[2]):
+        if not self.cancelled and slurm_cancelled(raw):
             self.cancelled = True
         if engine.checkpoints > saves and engine.saves:
             step, when = engine.saves[-1]
@@ -713,7 +713,7 @@ class _Replay:
     def _next_attempt(self) -> None:
         """A checkpoint was loaded after Slurm's cancel: a new attempt began at `next_start`.
         The attempt before is closed as the file's end would close it; the held lines are read
-        again by a fresh engine, as the watcher of the new attempt reads them."""
+        again by a fresh engine, as the watcher of the new attempt reads its own log."""
         start, held = self.next_start, self.held
         assert start is not None
         r = self.report

@@ -137,9 +137,9 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
     )  # fmt: skip
     lines = timed_lines(CORPUS / split / name)
     # A file that holds several attempts (Slurm requeued the job and appended the next one's
-    # output, analysis/attempts.py): the watcher of the last attempt reads on from where the one
-    # before it stopped, with a fresh engine. Where the attempts begin is what check-log found
-    # (Slurm's requeue, in the live system).
+    # output, analysis/attempts.py): the watcher of the last attempt reads that attempt's own
+    # output with a fresh engine. Where the attempts begin is what check-log found (Slurm's
+    # requeue, in the live system).
     start = attempt_starts(split, name)[-1]
     world = VirtualWorld(log, lines[start - 1 :], job)
     poller, control = FakePoller([job]), FakeSlurm([job])

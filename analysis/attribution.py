@@ -162,7 +162,14 @@ def attribute(
     job_cancelled = any(s.name == "slurm_step_cancelled" and s.detail == "job" for s in signals)
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
-        signals = signals[: (reasoned or cancels)[0] + 1]
+        cut = (reasoned or cancels)[0]
+        if signals[cut].name == "slurm_node_failure" and not signals[cut].nodes:
+            # slurmstepd's "JOB 1 ON n1 ... DUE TO NODE FAILURE" names the batch host; srun's
+            # "Node failure on n2", printed with it, names the node that failed.
+            failed = next((s for s in signals[cut:] if s.name == "srun_node_failure"), None)
+            if failed is not None:
+                signals[cut] = replace(signals[cut], nodes=failed.nodes, exclude=True)
+        signals = signals[: cut + 1]
     ranked = sorted(range(len(signals)), key=lambda i: (_klass(signals[i]), i))
     root = signals[ranked[0]]
     klass = _klass(root)

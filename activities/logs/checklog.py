@@ -814,9 +814,15 @@ class _Replay:
         ranks = _culprit_ranks(
             self.engine.signals, cause.root, cause.culprit_nodes, self.engine.rank_nodes
         )
+        # The aftermath may name the node the cause's own line did not (srun's "Node failure on
+        # n2" after slurmstepd's cancel "DUE TO NODE FAILURE"): the same cause, with its node.
+        whole = self.engine.attribution()
+        named = whole.culprit_nodes if whole and whole.category == cause.category else ()
         first = self.attempt_findings  # the current attempt's: an earlier one's are its own
         self.report.findings[first:] = [
-            replace(d, culprit_ranks=ranks) if d.kind == Observed.CRASH.value else d
+            replace(d, culprit_ranks=ranks, culprit_nodes=d.culprit_nodes or named)
+            if d.kind == Observed.CRASH.value
+            else d
             for d in self.report.findings[first:]
         ]
 

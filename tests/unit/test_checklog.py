@@ -224,6 +224,20 @@ def test_a_crash_log_names_cause_nodes_ranks_and_evidence(tmp_path: Path) -> Non
     assert report.exit_code == EXIT_ANOMALY
 
 
+def test_a_culprit_the_aftermath_names_is_reported(tmp_path: Path) -> None:
+    """The crash is found at slurmstepd's cancel (which names the batch host only); srun's
+    "Node failure on node2" after it names the node to exclude."""
+    lines = [
+        *megatron(),
+        "slurmstepd-node1: error: *** JOB 4242 ON node1 CANCELLED AT 2024-07-30T14:24:00 DUE TO"
+        " NODE FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+        "srun: error: Node failure on node2",
+    ]
+    out = check_log(write(tmp_path, lines), nodes=("node1", "node2")).to_json()
+    assert out["anomaly"] == "CRASH" and out["attribution"] == "NODE"
+    assert out["culprit_nodes"] == ["node2"]
+
+
 def test_an_error_the_log_ends_on_is_a_crash(tmp_path: Path) -> None:
     # A survivable-looking error (CUDA OOM) waits for training to go on; the file ends instead.
     lines = [

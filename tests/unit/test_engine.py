@@ -927,6 +927,21 @@ def test_a_failure_training_finished_after_is_no_crash_at_the_end() -> None:
     assert restored.final_finding() is not None
 
 
+def test_a_node_failure_cancel_takes_its_node_from_sruns_line() -> None:
+    """slurmstepd's cancel "DUE TO NODE FAILURE" names the batch host; srun's "Node failure on
+    node2", printed with it, names the node that failed: the culprit to exclude."""
+    e = engine()
+    found = feed(e, [
+        progress(10),
+        "slurmstepd-node1: error: *** JOB 1 ON node1 CANCELLED AT 2026-11-24T11:45:39 DUE TO NODE"
+        " FAILURE, SEE SLURMCTLD LOG FOR DETAILS ***",
+    ], 5.0)  # fmt: skip
+    assert [f.category for f in found] == ["NODE"] and found[0].culprit_nodes == ()
+    feed(e, ["srun: error: Node failure on node2"], 5.0)
+    cause = e.attribution()
+    assert cause is not None and cause.category == "NODE" and cause.culprit_nodes == ("node2",)
+
+
 def test_after_one_report_the_starts_rhythm_still_bounds_the_silence() -> None:
     """torchtitan logs every 10 steps: after its first report, minutes may pass before the
     next. Until a second report gives a cadence, the start's own rhythm (cadence_factor x its

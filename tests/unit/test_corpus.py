@@ -151,8 +151,8 @@ FORMER_HELDOUT_FLOORS = {
     "heldout16": (32, 18, 25, 0),  # 0.91/0.79/0.81, 0 of 6; after round 17: 1.00/0.95/0.96, 0
     "heldout17": (29, 16, 20, 0),  # 0.77/0.62/0.71, 3 of 9; after round 18: 0.97/1.00/0.95, 0
     "heldout18": (33, 20, 26, 1),  # 0.82/0.70/0.92, 2 of 8; after round 20: 0.97/1.00/1.00, 1
-    "heldout19": (25, 15, 21, 2),  # 0.70/1.00/0.86, 4 of 6; after round 20: 0.93/1.00/1.00, 2
-    "heldout20": (21, 12, 20, 2),  # 0.84/0.86/1.00, 2 of 5 before and after round 20
+    "heldout19": (26, 15, 21, 1),  # 0.70/1.00/0.86, 4 of 6; after round 21: 0.96/1.00/1.00, 1
+    "heldout20": (24, 14, 20, 0),  # 0.84/0.86/1.00, 2 of 5; after round 21: 0.96/1.00/1.00, 0
 }
 
 
@@ -170,6 +170,17 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
+
+
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout21/ as measured once before round 21's rules and once after them (the same:
+    0.86/0.90/0.90, 3 false alarms of 13): a later change that loses ground on the held-out set
+    fails here, without listing any miss."""
+    m = metrics(score_split("heldout21"))
+    assert m.anomaly.hits >= 36, m.anomaly  # of 42: 0.86
+    assert m.attribution.hits >= 18, m.attribution  # of 20: 0.90
+    assert m.requeue.hits >= 26, m.requeue  # of 29: 0.90
+    assert m.false_alarms <= 3  # of 13
 
 
 @pytest.mark.parametrize("split", SPLITS)

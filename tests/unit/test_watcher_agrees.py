@@ -32,7 +32,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout20/: none of 25)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout21/: none of 42)
 POLL_S = 0.5
 
 
@@ -255,7 +255,7 @@ async def test_watcher_and_check_log_agree_on_the_former_heldout_sets(
         if watched != checklog_verdict(split, name):
             disagree.append(name)
     if split in HELDOUT:
-        # Measured, never studied: the count only (heldout20/: none of 25, before round 20 and
+        # Measured, never studied: the count only (heldout21/: none of 42, before round 21 and
         # after it), no log named.
         assert len(disagree) <= HELDOUT_DISAGREEMENTS, len(disagree)
     else:

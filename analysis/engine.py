@@ -193,6 +193,9 @@ class LogEngine:
         self._finish = FinishWatch()
         self._finished_at: float | None = None
         self._signal_after_finish = False  # a failure signal came after training said it finished
+        # c10d's last "could not resolve" warning: no cause by itself (c10d prints it for IPv6
+        # lookups of healthy jobs too), it explains a store connect that then times out.
+        self._unresolved: Signal | None = None
         self._restarter = False  # an in-job restarter (NVRx ft_launcher) runs the job
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
@@ -292,6 +295,8 @@ class LogEngine:
             or may_matter(line)
         ):
             signal = self._process(line, at)
+            if signal is not None and signal.name == "name_unresolved":
+                self._unresolved, signal = signal, None
             if signal is not None and self._finished_at is not None and _teardown(signal):
                 signal = None
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
@@ -609,6 +614,7 @@ class LogEngine:
             "straggler_reported": self._straggler_reported,
             "finished_at": self._finished_at,
             "signal_after_finish": self._signal_after_finish,
+            "unresolved": _signal_state(self._unresolved) if self._unresolved else None,
             "stopped": (
                 [_signal_state(self._stopped[0]), self._stopped[1]] if self._stopped else None
             ),
@@ -665,6 +671,8 @@ class LogEngine:
             first_after_load = _opt_float(state.get("first_progress_after_load"))
             interrupted = int(state.get("interrupted_saves") or 0)
             finished_at = _opt_float(state.get("finished_at"))
+            raw_unresolved = state.get("unresolved")
+            unresolved = _signal_from(raw_unresolved) if raw_unresolved else None
             raw_stop = state.get("stopped")
             stopped = (_signal_from(raw_stop[0]), float(raw_stop[1])) if raw_stop else None
             finish = FinishWatch(bool(state.get("finish_telemetry_error")))
@@ -702,6 +710,7 @@ class LogEngine:
         self._straggler_reported = bool(state.get("straggler_reported"))
         self._finished_at, self._finish = finished_at, finish
         self._signal_after_finish = bool(state.get("signal_after_finish"))
+        self._unresolved = unresolved
         self._stopped = stopped
         self._restarter = bool(state.get("restarter"))
         self._csv = csv
@@ -1234,12 +1243,13 @@ class LogEngine:
         # An abort before the timeout is mostly the watchdog's own teardown (printed first by
         # the launcher's summary); a rank's own error is a signal of its own.
         died_first = any(s.fatal and not (s.victim or s.hang or s.teardown) for s in self._signals)
-        # A connect to the rendezvous store that timed out after its host's name did not resolve
-        # never reached a peer to wait for: the lookup failed, a crash of the network's.
-        unresolved = "to connect" in hang.line and any(
-            s.name == "name_unresolved" for s in self._signals
-        )
-        if died_first or unresolved:
+        if died_first:
+            return self._report(Observed.CRASH)
+        if self._unresolved is not None and "to connect" in hang.line:
+            # A connect to the rendezvous store that timed out after its host's name did not
+            # resolve never reached a peer to wait for: the lookup failed, the network's crash.
+            if len(self._signals) < _MAX_SIGNALS:
+                self._signals.append(replace(self._unresolved, fatal=True))
             return self._report(Observed.CRASH)
         cause = attribute(self._signals, self._layout, self._context.job_nodes)
         self._crashed = self._hang_reported = True

@@ -602,7 +602,8 @@ _RENDEZVOUS = re.compile(
 )
 # c10d or NCCL could not look up a host's address ("The IPv6 network addresses of (cn-r07-01,
 # 29420) cannot be retrieved (gai error: -3 - Temporary failure in name resolution)"): DNS or the
-# hosts file. c10d retries it; a connect that then times out failed on this (engine.py).
+# hosts file. Healthy jobs print it too (an IPv6 lookup where IPv4 works), so it is no cause by
+# itself: it explains a store connect that then times out (engine.py).
 _NAME_UNRESOLVED = re.compile(
     r"Temporary failure in name resolution|Name or service not known"
     r"|No address associated with hostname"
@@ -675,8 +676,9 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                           detail=kind, victim=True)  # fmt: skip
     m = _NAME_UNRESOLVED.search(text)
     if m is not None and any(word in text for word in ("c10d", "socket", "NCCL", "gloo")):
+        # The host it names is the one that could not be looked up, not one at fault.
         return Signal("name_unresolved", NETWORK, f"a host name did not resolve: {m.group(0)}",
-                      line, False, nodes, rank, True, fatal=False)  # fmt: skip
+                      line, False, (), rank, True, fatal=False)  # fmt: skip
     m = _TRANSPORT.search(text)
     if m is not None and (is_nccl or "gloo" in text or "c10d" in text or "NET/" in text
                           or "nccl" in text  # TensorFlow's "ncclCommInitRank failed: ..."

@@ -898,6 +898,20 @@ def test_a_store_connect_that_timed_out_after_its_host_did_not_resolve_is_a_netw
     alone = engine()
     found = feed(alone, [timeout], 60.0)
     assert [f.kind for f in found] == [Observed.HANG]
+    # restored between the two, the warning still explains the timeout
+    resumed = engine()
+    feed(resumed, [gai], 1.0)
+    restored = engine()
+    assert restored.restore_state(json.loads(json.dumps(resumed.export_state())))
+    assert [f.category for f in feed(restored, [timeout], 60.0)] == ["NETWORK"]
+    # healthy jobs print it for IPv6 lookups: no cause of a program's own error after it
+    bug = engine()
+    feed(bug, [gai.replace("-3 - Temporary failure in name resolution", "-2 - Name or service"
+               " not known"), "0: Traceback (most recent call last):",
+               "0: KeyError: 'lr'"], 2.0)  # fmt: skip
+    bug.end_of_attempt(failed=True, at=3.0)
+    found_at_end = bug.final_finding()
+    assert found_at_end is not None and found_at_end.category == "APPLICATION"
 
 
 def test_a_failure_training_finished_after_is_no_crash_at_the_end() -> None:

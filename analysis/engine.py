@@ -887,6 +887,7 @@ class LogEngine:
         if progress.iteration is not None:
             self._iteration = progress.iteration
         self._progress_reports += 1
+        self._unresolved = None  # training started: the names it needed resolved
         self._take_rates(progress, line)
         if self._pending_since is not None:
             advanced = (

@@ -904,6 +904,10 @@ def test_a_store_connect_that_timed_out_after_its_host_did_not_resolve_is_a_netw
     restored = engine()
     assert restored.restore_state(json.loads(json.dumps(resumed.export_state())))
     assert [f.category for f in feed(restored, [timeout], 60.0)] == ["NETWORK"]
+    # once training reports progress, a later connect timeout is a hang again
+    started = engine()
+    feed(started, [gai, progress(1), progress(2)], 1.0)
+    assert [f.kind for f in feed(started, [timeout], 60.0)] == [Observed.HANG]
     # healthy jobs print it for IPv6 lookups: no cause of a program's own error after it
     bug = engine()
     feed(bug, [gai.replace("-3 - Temporary failure in name resolution", "-2 - Name or service"

@@ -28,8 +28,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from activities.logs.checklog import CheckReport
 from models.recovery import RecoveryConfig
-from worker.checklog import run_check_log
+from worker.checklog import Verdict, run_check_log
 
 CORPUS = Path(__file__).resolve().parent / "corpus"
 # The held-out sets: measured, never used to write rules (their misses are not listed).
@@ -114,14 +115,21 @@ def silence_after(label: dict[str, Any]) -> float:
 
 
 @cache
-def score(split: str, name: str) -> Scored:
+def check(split: str, name: str) -> tuple[CheckReport, Verdict | None]:
+    """`ajr check-log` on a corpus log as its label describes the job: its nodes, and how long
+    it sat silent after the last line."""
     label = labels(split)[name]
-    report, verdict = run_check_log(
+    return run_check_log(
         str(CORPUS / split / name),
         RecoveryConfig(),
         nodes=tuple(label.get("job_nodes") or ()),
         silent_for=silence_after(label),
     )
+
+
+def score(split: str, name: str) -> Scored:
+    label = labels(split)[name]
+    report, verdict = check(split, name)
     first = report.anomaly
     return Scored(
         name=name,

@@ -24,9 +24,8 @@ from analysis.engine import LogEngine
 from analysis.lines import is_elision, parse_timestamp, split_prefix, zone_shift
 from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import ExitStatus, JobState, SlurmJob
-from tests.corpus_eval import CORPUS, HELDOUT, SPLITS, labels, silence_after
+from tests.corpus_eval import CORPUS, HELDOUT, SPLITS, check, labels, silence_after
 from tests.fakes import FakePoller, FakeSlurm
-from worker.checklog import run_check_log
 from workflows.policy import first_attempt_decision
 
 pytestmark = pytest.mark.unit
@@ -140,7 +139,7 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
     # output, analysis/attempts.py): the watcher of the last attempt reads that attempt's own
     # output with a fresh engine. Where the attempts begin is what check-log found (Slurm's
     # requeue, in the live system).
-    start = attempt_starts(split, name)[-1]
+    start = check(split, name)[0].attempts[-1]
     world = VirtualWorld(log, lines[start - 1 :], job)
     poller, control = FakePoller([job]), FakeSlurm([job])
     activities = WatchActivities(
@@ -201,17 +200,6 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
         )
 
 
-def attempt_starts(split: str, name: str) -> list[int]:
-    label = labels(split)[name]
-    report, _ = run_check_log(
-        str(CORPUS / split / name),
-        RecoveryConfig(),
-        nodes=tuple(label.get("job_nodes") or ()),
-        silent_for=silence_after(label),
-    )
-    return report.attempts
-
-
 def verdict_of(observation: Observation, config: RecoveryConfig) -> Verdict:
     kind = observation.kind
     if kind is Observed.EXITED:
@@ -223,11 +211,7 @@ def verdict_of(observation: Observation, config: RecoveryConfig) -> Verdict:
 
 
 def checklog_verdict(split: str, name: str) -> Verdict:
-    label = labels(split)[name]
-    nodes = tuple(label.get("job_nodes") or ())
-    report, verdict = run_check_log(
-        str(CORPUS / split / name), RecoveryConfig(), nodes=nodes, silent_for=silence_after(label)
-    )
+    report, verdict = check(split, name)
     first = report.anomaly
     if first is None:
         return Verdict("NONE", None, None)

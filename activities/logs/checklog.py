@@ -477,7 +477,7 @@ class _Replay:
         self.held: list[tuple[str, float, int]] = []
         self.tflops_at_start = 0  # TFLOP reports before `next_start`
         self.attempt_findings = 0  # index of the current attempt's first finding
-        self.interrupted_before = 0  # saves the earlier attempts began and never ended
+        self.interrupted_before = 0  # saves the attempts ended so far began and never ended
 
     def blocks(self, blocks: list[str], joiner: SrunJoiner, *, final: bool = False) -> None:
         """Every line of `blocks` (lines joined by "\\n", as `LogScanner.read_blocks` returns
@@ -723,10 +723,7 @@ class _Replay:
         r.checkpoint_saves = [c for c in r.checkpoint_saves if c.line < start]
         r.checkpoint_loads = [c for c in r.checkpoint_loads if c.line < start]
         del r.tflops[self.tflops_at_start :]
-        self._close_attempt(start - 1)
-        failed = any(d.kind == Observed.CRASH.value for d in r.findings[self.attempt_findings :])
-        self.engine.end_of_attempt(failed=failed, at=self.at or 0.0)
-        self.interrupted_before += self.engine.interrupted_saves
+        self._end_attempt(start - 1, self.at or 0.0)
         r.attempts.append(start)
         self.attempt_findings = len(r.findings)
         self.engine = LogEngine(AnalyzerContext(job_nodes=self.nodes, settings=self.settings))
@@ -734,14 +731,23 @@ class _Replay:
         for raw, at, number in held:
             self._feed(raw, at, number)
 
-    def _close_attempt(self, last_line: int) -> None:
-        """The current attempt is over at `last_line`: a crash it reported gets its culprit
-        ranks from the aftermath; failure signals it never got past are its crash."""
-        current = self.report.findings[self.attempt_findings :]
+    def _end_attempt(self, last_line: int, at: float) -> None:
+        """The current attempt is over at `last_line` (time `at`): a crash it reported gets its
+        culprit ranks from the aftermath; failure signals it never got past are its crash; a
+        save still open is closed as the attempt's end closes it."""
+        r = self.report
+        current = r.findings[self.attempt_findings :]
         if any(d.kind == Observed.CRASH.value for d in current):
             self._complete_crash()
         elif not any(d.kind != Observed.STRAGGLER.value for d in current):
             self._crash_at_end(last_line)
+        failed = any(d.kind == Observed.CRASH.value for d in r.findings[self.attempt_findings :])
+        saves = self.engine.checkpoints
+        self.engine.end_of_attempt(failed=failed, at=at)
+        if self.engine.checkpoints > saves and self.engine.saves:
+            step, when = self.engine.saves[-1]
+            r.checkpoint_saves.append(Checkpoint(step, when or None, last_line))
+        self.interrupted_before += self.engine.interrupted_saves
 
     def _record(
         self,
@@ -793,15 +799,9 @@ class _Replay:
             if silence is not None:
                 found, when = silence
                 self._record(found, r.lines, gap_lines=(r.lines, r.lines), at=when)
-        self._close_attempt(r.lines)
+        self._end_attempt(r.lines, at)
         r.stragglers = self.engine.stragglers
-        failed = any(d.kind == Observed.CRASH.value for d in r.findings[self.attempt_findings :])
-        saves = self.engine.checkpoints
-        self.engine.end_of_attempt(failed=failed, at=at)
-        if self.engine.checkpoints > saves and self.engine.saves:
-            step, when = self.engine.saves[-1]
-            r.checkpoint_saves.append(Checkpoint(step, when or None, r.lines))
-        r.interrupted_saves = self.interrupted_before + self.engine.interrupted_saves
+        r.interrupted_saves = self.interrupted_before
         r.first_step_at = self.engine.first_progress_at or None
         return r
 

@@ -92,7 +92,12 @@ class AjrUnderTest:
         return job
 
     async def wait_for_job(
-        self, job_id: int, predicate: Callable[[SlurmJob], bool], timeout: float, what: str
+        self,
+        job_id: int,
+        predicate: Callable[[SlurmJob], bool],
+        timeout: float,
+        what: str,
+        poll_s: float = 0.2,
     ) -> SlurmJob:
         deadline = time.monotonic() + timeout
         while True:
@@ -101,7 +106,7 @@ class AjrUnderTest:
                 return job
             if time.monotonic() > deadline:
                 raise AssertionError(f"job {job_id}: not {what} within {timeout}s: {job}")
-            await asyncio.sleep(0.2)
+            await asyncio.sleep(poll_s)
 
     async def outcome(self, job_id: int, timeout: float) -> JobOutcome:
         deadline = time.monotonic() + timeout

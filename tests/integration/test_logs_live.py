@@ -20,6 +20,7 @@ from typing import Any
 import pytest
 
 from models.recovery import AttemptRecord, Outcome
+from models.slurm import JobState
 from tests.corpus_eval import CORPUS, labels
 from tests.integration.recovery_harness import AjrUnderTest, seed_script
 from workflows.job_recovery import JobRecoveryWorkflow
@@ -131,6 +132,14 @@ def live_anomaly(record: AttemptRecord) -> str:
     return record.observed
 
 
+async def started(ajr: AjrUnderTest, job_id: int, timeout: float) -> None:
+    """Wait until Slurm starts the job: some two dozen replays share four nodes, so a job may
+    queue for minutes behind the others on a loaded machine; its decision is timed from here."""
+    await ajr.wait_for_job(
+        job_id, lambda job: job.state is not JobState.PENDING, timeout, "started", poll_s=1.0
+    )
+
+
 async def first_decision(ajr: AjrUnderTest, job_id: int, timeout: float) -> AttemptRecord:
     deadline = asyncio.get_running_loop().time() + timeout
     while True:
@@ -160,6 +169,7 @@ async def test_replayed_corpus_logs_get_their_labelled_decision(
 
         async def decided(replayed: Replayed) -> tuple[Replayed, AttemptRecord | None]:
             job_id = jobs[replayed.name]
+            await started(ajr, job_id, timeout=400)
             if replayed.label["anomaly"] == "NONE":
                 outcome = await ajr.outcome(job_id, timeout=240)
                 records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)

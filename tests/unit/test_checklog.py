@@ -419,6 +419,26 @@ def test_an_unmarked_cut_training_went_through_at_its_pace_is_no_silence(tmp_pat
     )
 
 
+def test_an_excerpt_that_begins_mid_run_is_judged_on_the_pace_its_lines_state(
+    tmp_path: Path,
+) -> None:
+    """An excerpt whose first line is a report of a job that reports every 100 steps of 2 s:
+    its first 224 s gap is the job's own pace, stated on the line ("avg_batch_cost: 2.03 s"),
+    before two reports could measure it. The same gap with the step 10 further on is a hang."""
+
+    def report(step: int, t: float) -> str:
+        return (f"[{time.strftime('%Y/%m/%d %H:%M:%S', time.gmtime(t))}] ppocr INFO: epoch: "
+                f"[3/500], global_step: {step}, lr: 0.005000, loss: 0.609742, avg_reader_cost: "
+                f"1.81036 s, avg_batch_cost: 2.03538 s, avg_samples: 16.0, ips: 7.86095 "
+                f"samples/s")  # fmt: skip
+
+    paced = [report(500, START), report(600, START + 224.0), report(700, START + 448.0)]
+    assert check_log(write(tmp_path, paced)).to_json()["anomaly"] == "NONE"
+    (tmp_path / "stalled").mkdir()
+    stalled = [report(500, START), report(510, START + 224.0), report(520, START + 448.0)]
+    assert check_log(write(tmp_path / "stalled", stalled)).to_json()["anomaly"] == "HANG"
+
+
 def test_progress_without_timestamps_between_two_stamped_lines_is_no_silence(
     tmp_path: Path,
 ) -> None:

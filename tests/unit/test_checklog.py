@@ -238,6 +238,20 @@ def test_a_culprit_the_aftermath_names_is_reported(tmp_path: Path) -> None:
     assert out["culprit_nodes"] == ["node2"]
 
 
+def test_a_gpu_failure_takes_its_culprit_from_the_node_failure_after_it(tmp_path: Path) -> None:
+    """A GPU that failed ("CUDA error: unknown error", no node on the line) took its node down:
+    srun's "Node failure on node2" after it names the node to exclude."""
+    lines = [
+        *megatron(),
+        "terminate called after throwing an instance of 'c10::CUDAError'",
+        "  what():  CUDA error: unknown error",
+        "srun: error: Node failure on node2",
+    ]
+    out = check_log(write(tmp_path, lines), nodes=("node1", "node2")).to_json()
+    assert out["anomaly"] == "CRASH" and out["attribution"] == "GPU"
+    assert out["culprit_nodes"] == ["node2"]
+
+
 def test_an_error_the_log_ends_on_is_a_crash(tmp_path: Path) -> None:
     # A survivable-looking error (CUDA OOM) waits for training to go on; the file ends instead.
     lines = [

@@ -650,7 +650,9 @@ class _Replay:
             return
         if self.at is not None and stamp > self.at:
             gap = stamp - self.at
-            if r.largest_gap_s is None or gap > r.largest_gap_s:
+            # After Slurm's cancel the job winds down or waits to be requeued: the time until its
+            # next line is the scheduler's, not how often the program writes one.
+            if not self.cancelled and (r.largest_gap_s is None or gap > r.largest_gap_s):
                 r.largest_gap_s, r.gap_lines = gap, (self.last_stamped, r.lines)
             # What the watcher's last poll before this line would have been told.
             silence = self._silence(self.at, gap)

@@ -293,6 +293,18 @@ def later(lines: list[str], by: float = 400.0) -> list[str]:
     return out
 
 
+def test_the_wait_between_two_attempts_is_no_line_cadence_problem(tmp_path: Path) -> None:
+    """Four minutes pass between the first attempt's cancel and the requeued attempt's first line
+    (the job waited in the queue); each attempt writes a line every 10 s, which is all the
+    line-cadence rule asks. The same four minutes inside one attempt are a problem."""
+    out = check_log(write(tmp_path, requeued(later(megatron())))).to_json()
+    assert "line_cadence" not in [p["rule"] for p in out["format_problems"]]
+    (tmp_path / "one").mkdir()
+    quiet = megatron(pause_after=6, pause_s=240.0)
+    out = check_log(write(tmp_path / "one", quiet)).to_json()
+    assert "line_cadence" in [p["rule"] for p in out["format_problems"]]
+
+
 def test_an_attempt_slurm_requeued_into_the_same_file_is_judged_on_its_own(tmp_path: Path) -> None:
     """Slurm appends a requeued job's output to the same file: the preemption ended the first
     attempt (listed), the verdict is the last attempt's (as the watcher of that attempt, which

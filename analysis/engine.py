@@ -87,7 +87,13 @@ from analysis.lines import parse_timestamp, split_prefix
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
 from analysis.restarter import mentions_in_job_restarter
 from analysis.signals import quiet_nccl_info
-from analysis.throughput import BarRate, ThroughputMonitor, ThroughputSettings, parse_nvrx
+from analysis.throughput import (
+    BarRate,
+    ThroughputMonitor,
+    ThroughputSettings,
+    parse_nvrx,
+    stated_step_seconds,
+)
 from models.categories import Category
 from models.recovery import Observed
 
@@ -156,7 +162,7 @@ class LogEngine:
         self._iteration: int | None = None
         self._progress_reports = 0
         self._last_progress_at: float | None = None
-        self._step_s: float | None = None  # seconds per iteration, from the last two reports
+        self._step_s: float | None = None  # seconds per iteration: the last two reports', or stated
         self._intervals: deque[float] = deque(maxlen=_CADENCE_WINDOW)
         self._nan_streak = 0
 
@@ -884,6 +890,9 @@ class LogEngine:
                 if progress.iteration is not None and previous is not None:
                     self._step_s = (when - self._last_progress_at) / (progress.iteration - previous)
             self._last_progress_at = when
+            if self._step_s is None and progress.iteration is not None:
+                # One report so far: the pace the line states, until two reports measure it.
+                self._step_s = stated_step_seconds(line)
         if progress.iteration is not None:
             self._iteration = progress.iteration
         self._progress_reports += 1

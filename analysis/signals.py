@@ -554,7 +554,12 @@ _TRANSPORT = re.compile(
     # caused connection abort": ECONNABORTED, the local end gave up on the connection)
     r"|connectFullMesh failed|\] Connect timeout \[|\] (?:Read|Write) error \[\S+\]:\d+: [^.]+"
     r"|Software caused connection abort"
-    r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)",
+    r"|UCX\s+ERROR.*(?:Connection refused|Connection reset|Endpoint timeout)"
+    # AWS Neuron's collectives (ENC) failing to register a ring's buffers with the network
+    # transport ("ENC:ncclNetRegMr failed neuronNetRegMr request to NCCL", "failed to register
+    # channel buffer", "failed to configure network connector for RING"): EFA, as ibv_reg_mr is IB
+    r"|failed \w*NetRegMr request|failed to register channel buffer"
+    r"|failed to configure network connector",
     re.IGNORECASE,
 )
 # NCCL WARN lines that every healthy job can print while it starts.
@@ -685,7 +690,7 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
                           or "socket" in text.lower() or "ibv" in text or "mlx" in text
                           or "Dist" in text or "Proxy" in text or "Net :" in text
                           or "libfabric" in text or "UCX" in text
-                          or "remNode" in text):  # fmt: skip
+                          or "remNode" in text or "ENC:" in text):  # fmt: skip
         victim = "remote process exited" in text and "network error" not in text
         return Signal("transport_error", NETWORK, f"network transport: {m.group(0)}", line,
                       False, nodes, rank, True, victim=victim, fatal=False,

@@ -16,6 +16,7 @@ Two sources, both pure and per attempt:
 
 from __future__ import annotations
 
+import math
 import re
 import statistics
 from collections.abc import Sequence
@@ -243,6 +244,41 @@ def throughput_readings(
         if value > 0:
             found[metric] = 1.0 / value if is_time else value
     return tuple(found.items())
+
+
+# --- the seconds a step takes, as a line states them --------------------------------------
+
+# A step's own time as frameworks print it, in seconds or milliseconds: PaddlePaddle's
+# "avg_batch_cost: 2.03538 s", tqdm's "1.52s/it", "ms/it 119.4", "step_time: 412 ms",
+# "0.41 sec/batch", "iter_time_ms=412".
+_STEP_SECONDS = re.compile(
+    r"\b(?:avg_)?batch_cost\s*[:=]\s*(?P<s1>[\d.]+)\s*s(?:ec)?\b"
+    r"|(?P<s2>[\d.]+)\s*(?:s/it|sec/batch)\b"
+    r"|\bms/it\s*[:=]?\s*(?P<ms1>[\d.]+)|(?P<ms2>[\d.]+)\s*ms/(?:it|step)\b"
+    r"|\b(?:step_time|iter time|iteration time|time per step)\s*[:=]?\s*(?P<ms3>[\d.]+)\s*ms\b"
+    r"""|\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*["']?(?P<ms4>[\d.]+)"""
+)
+_STEP_SECONDS_HINTS = ("batch_cost", "s/it", "sec/batch", "ms/", "ms")
+
+
+def stated_step_seconds(text: str) -> float | None:
+    """The seconds one training step took, as a progress line states them, or None.
+
+    A job's pace before two reports have given it: the first silence after a job's first
+    report (an excerpt that begins mid-run) is judged against it.
+    """
+    if not any(hint in text for hint in _STEP_SECONDS_HINTS):
+        return None
+    m = _STEP_SECONDS.search(text.rsplit("\r", 1)[-1])
+    if m is None:
+        return None
+    scale = 1.0 if m["s1"] or m["s2"] else 0.001
+    raw = next(g for g in m.groups() if g)
+    try:
+        value = float(raw) * scale
+    except ValueError:
+        return None
+    return value if value > 0 and math.isfinite(value) else None
 
 
 # --- a progress bar's own clock ------------------------------------------------------------

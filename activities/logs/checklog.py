@@ -42,9 +42,12 @@ from analysis.lines import (
     split_prefix,
     zone_shift,
 )
+from models.categories import Category
 from models.engine_settings import EngineSettings
 from models.recovery import Observed
 
+# Causes in the hardware itself: a GPU that failed and took its node down is one fault.
+_HARDWARE = frozenset({Category.GPU, Category.NODE})
 # The name ajr's locator accepts, with the job name and ID apart: one definition for both.
 _NAME = LOG_NAME
 # Shares of non-empty lines below which a rule counts as broken: lines outside srun (the batch
@@ -647,7 +650,9 @@ class _Replay:
             return
         if self.at is not None and stamp > self.at:
             gap = stamp - self.at
-            if r.largest_gap_s is None or gap > r.largest_gap_s:
+            # After Slurm's cancel the job winds down or waits to be requeued: the time until its
+            # next line is the scheduler's, not how often the program writes one.
+            if not self.cancelled and (r.largest_gap_s is None or gap > r.largest_gap_s):
                 r.largest_gap_s, r.gap_lines = gap, (self.last_stamped, r.lines)
             # What the watcher's last poll before this line would have been told.
             silence = self._silence(self.at, gap)
@@ -816,8 +821,12 @@ class _Replay:
         )
         # The aftermath may name the node the cause's own line did not (srun's "Node failure on
         # n2" after slurmstepd's cancel "DUE TO NODE FAILURE"): the same cause, with its node.
+        # A GPU that failed and then took its node down is one hardware fault too.
         whole = self.engine.attribution()
-        named = whole.culprit_nodes if whole and whole.category == cause.category else ()
+        same = whole is not None and (
+            whole.category == cause.category or {whole.category, cause.category} <= _HARDWARE
+        )
+        named = whole.culprit_nodes if whole is not None and same else ()
         first = self.attempt_findings  # the current attempt's: an earlier one's are its own
         self.report.findings[first:] = [
             replace(d, culprit_ranks=ranks, culprit_nodes=d.culprit_nodes or named)

@@ -238,6 +238,20 @@ def test_a_culprit_the_aftermath_names_is_reported(tmp_path: Path) -> None:
     assert out["culprit_nodes"] == ["node2"]
 
 
+def test_a_gpu_failure_takes_its_culprit_from_the_node_failure_after_it(tmp_path: Path) -> None:
+    """A GPU that failed ("CUDA error: unknown error", no node on the line) took its node down:
+    srun's "Node failure on node2" after it names the node to exclude."""
+    lines = [
+        *megatron(),
+        "terminate called after throwing an instance of 'c10::CUDAError'",
+        "  what():  CUDA error: unknown error",
+        "srun: error: Node failure on node2",
+    ]
+    out = check_log(write(tmp_path, lines), nodes=("node1", "node2")).to_json()
+    assert out["anomaly"] == "CRASH" and out["attribution"] == "GPU"
+    assert out["culprit_nodes"] == ["node2"]
+
+
 def test_an_error_the_log_ends_on_is_a_crash(tmp_path: Path) -> None:
     # A survivable-looking error (CUDA OOM) waits for training to go on; the file ends instead.
     lines = [
@@ -277,6 +291,18 @@ def later(lines: list[str], by: float = 400.0) -> list[str]:
         moved = calendar.timegm(time.strptime(when, "%Y-%m-%d %H:%M:%S")) + by
         out.append(f"{head}{stamp(moved)}]{tail}")
     return out
+
+
+def test_the_wait_between_two_attempts_is_no_line_cadence_problem(tmp_path: Path) -> None:
+    """Four minutes pass between the first attempt's cancel and the requeued attempt's first line
+    (the job waited in the queue); each attempt writes a line every 10 s, which is all the
+    line-cadence rule asks. The same four minutes inside one attempt are a problem."""
+    out = check_log(write(tmp_path, requeued(later(megatron())))).to_json()
+    assert "line_cadence" not in [p["rule"] for p in out["format_problems"]]
+    (tmp_path / "one").mkdir()
+    quiet = megatron(pause_after=6, pause_s=240.0)
+    out = check_log(write(tmp_path / "one", quiet)).to_json()
+    assert "line_cadence" in [p["rule"] for p in out["format_problems"]]
 
 
 def test_an_attempt_slurm_requeued_into_the_same_file_is_judged_on_its_own(tmp_path: Path) -> None:
@@ -417,6 +443,26 @@ def test_an_unmarked_cut_training_went_through_at_its_pace_is_no_silence(tmp_pat
     assert (
         check_log(write(tmp_path / "stalled", [*before, *stalled])).to_json()["anomaly"] == "HANG"
     )
+
+
+def test_an_excerpt_that_begins_mid_run_is_judged_on_the_pace_its_lines_state(
+    tmp_path: Path,
+) -> None:
+    """An excerpt whose first line is a report of a job that reports every 100 steps of 2 s:
+    its first 224 s gap is the job's own pace, stated on the line ("avg_batch_cost: 2.03 s"),
+    before two reports could measure it. The same gap with the step 10 further on is a hang."""
+
+    def report(step: int, t: float) -> str:
+        return (f"[{time.strftime('%Y/%m/%d %H:%M:%S', time.gmtime(t))}] ppocr INFO: epoch: "
+                f"[3/500], global_step: {step}, lr: 0.005000, loss: 0.609742, avg_reader_cost: "
+                f"1.81036 s, avg_batch_cost: 2.03538 s, avg_samples: 16.0, ips: 7.86095 "
+                f"samples/s")  # fmt: skip
+
+    paced = [report(500, START), report(600, START + 224.0), report(700, START + 448.0)]
+    assert check_log(write(tmp_path, paced)).to_json()["anomaly"] == "NONE"
+    (tmp_path / "stalled").mkdir()
+    stalled = [report(500, START), report(510, START + 224.0), report(520, START + 448.0)]
+    assert check_log(write(tmp_path / "stalled", stalled)).to_json()["anomaly"] == "HANG"
 
 
 def test_progress_without_timestamps_between_two_stamped_lines_is_no_silence(

@@ -234,6 +234,9 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("mlx5: node12: got completion with error:", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("[node12:4711:0:4711] ib_mlx5_log.c:174  Remote access error on mlx5_0:1/IB (synd 0x13 vend 0x88 hw_synd 0/0)", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("[1700000000.123] [node12:4711:0] ucp_worker.c:1783 UCX  ERROR   ucp_ep(0x7f) Endpoint timeout", "transport_error", "NETWORK", False, (), True, False, False, False),
+    # round 22: AWS Neuron's collectives failing to register a ring's buffers with EFA
+    ("2024-Jan-11 19:01:15.502423 18506:21252 ERROR   ENC:ncclNetRegMr                            failed neuronNetRegMr request to NCCL", "transport_error", "NETWORK", False, (), True, False, False, False),
+    ("2024-Jan-11 19:01:15.503417 18506:21252 ERROR   ENC:alg_ring_init                           [nec_dev 13] failed to configure network connector for RING", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("Lustre: scratch-MDT0000-mdc-ffff: This client was evicted by scratch-MDT0000; in progress operations using this service will fail.", "storage_fs", "STORAGE", False, (), True, False, False, False),
     ("beegfs: Communication error: node storage03 ... Connection refused", "storage_fs", "STORAGE", False, (), True, False, False, False),
     ("torch._dynamo.exc.BackendCompilerFailed: backend='inductor' raised: CompilationError", "python_exception", "APPLICATION", False, (), False, False, False, False),

@@ -353,8 +353,11 @@ def test_no_straggler_after_a_crash() -> None:
 @pytest.mark.parametrize(
     ("line", "seconds"),
     [
-        ("ppocr INFO: epoch: [3/500], global_step: 500, avg_reader_cost: 1.81036 s, "
-         "avg_batch_cost: 2.03538 s, avg_samples: 16.0, ips: 7.86095 samples/s", 2.03538),
+        (
+            "ppocr INFO: epoch: [3/500], global_step: 500, avg_reader_cost: 1.81036 s, "
+            "avg_batch_cost: 2.03538 s, avg_samples: 16.0, ips: 7.86095 samples/s",
+            2.03538,
+        ),
         ("Epoch 0:  12%|#2   | 52/430 [01:19<09:37,  1.52s/it, loss=2.31]", 1.52),
         ("[rank 0/2 n1] INFO  step 25/700 | loss 6.2372 | ms/it 119.4 | tok/s 17152", 0.1194),
         ("step 40 | loss 2.1 | 412.0 ms/step", 0.412),
@@ -365,8 +368,6 @@ def test_no_straggler_after_a_crash() -> None:
         ("step 40 | loss 2.1 | data_time: 3 ms", None),  # a part of the step, not the step
     ],
 )
-def test_the_seconds_a_step_takes_as_the_line_states_them(
-    line: str, seconds: float | None
-) -> None:
+def test_the_seconds_a_step_takes_as_the_line_states_them(line: str, seconds: float | None) -> None:
     got = stated_step_seconds(line)
     assert got == pytest.approx(seconds) if seconds is not None else got is None

@@ -31,7 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout21/: none of 42)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout22/: none of 48)
 POLL_S = 0.5
 
 
@@ -239,7 +239,7 @@ async def test_watcher_and_check_log_agree_on_the_former_heldout_sets(
         if watched != checklog_verdict(split, name):
             disagree.append(name)
     if split in HELDOUT:
-        # Measured, never studied: the count only (heldout21/: none of 42, before round 21 and
+        # Measured, never studied: the count only (heldout22/: none of 48, before round 22 and
         # after it), no log named.
         assert len(disagree) <= HELDOUT_DISAGREEMENTS, len(disagree)
     else:

@@ -116,7 +116,10 @@ def replay_script(replayed: Replayed) -> tuple[str, int]:
     step = " ".join(f"'{part}'" for part in command)  # corpus names and paths hold no quote
     script = seed_script(
         comment='{"APS": {"auto_resume_mode": "requeue", "max_requeue_times": 1}}',
-        before="true",
+        # RUNNING for two discovery polls (2 s apart) before the log begins: a short log's job
+        # could otherwise start and end between two polls of a loaded machine, and a job never
+        # seen PENDING or RUNNING is never enrolled (README, Status and limits).
+        before="sleep 4",
         crash_line="",
         after=step,
         srun_args="-N1 -n1",
@@ -142,15 +145,18 @@ async def started(ajr: AjrUnderTest, job_id: int, timeout: float) -> None:
 
 async def first_decision(ajr: AjrUnderTest, job_id: int, timeout: float) -> AttemptRecord:
     deadline = asyncio.get_running_loop().time() + timeout
+    enrolled = False
     while True:
         try:
             records = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
+            enrolled = True
         except Exception:
             records = []  # not enrolled yet
         if records and records[0].action not in ("", "watch"):
             return records[0]
         if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"job {job_id}: no decision within {timeout}s: {records}")
+            what = "no decision" if enrolled else "never enrolled"
+            raise AssertionError(f"job {job_id}: {what} within {timeout}s: {records}")
         await asyncio.sleep(0.5)
 
 

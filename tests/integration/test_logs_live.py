@@ -139,7 +139,7 @@ async def started(ajr: AjrUnderTest, job_id: int, timeout: float) -> None:
     """Wait until Slurm starts the job: some two dozen replays share four nodes, so a job may
     queue for minutes behind the others on a loaded machine; its decision is timed from here."""
     await ajr.wait_for_job(
-        job_id, lambda job: job.state is not JobState.PENDING, timeout, "started", poll_s=1.0
+        job_id, lambda job: job.state is not JobState.PENDING, timeout, "started", poll_s=2.0
     )
 
 

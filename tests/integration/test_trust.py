@@ -164,8 +164,12 @@ async def _after_the_outage(
         crashing, lambda j: j.restart_count >= 1, 90, "requeued after the outage"
     )
     crashed = await ajr.handle(crashing).query(JobRecoveryWorkflow.attempts)
-    assert [(r.attempt, r.observed, r.action) for r in crashed][:1] == [(0, "CRASH", "requeue")]
-    assert "during the outage" in " ".join(crashed[0].evidence)
+    assert [(r.attempt, r.action) for r in crashed][:1] == [(0, "requeue")]
+    # CRASH when ajr read the line while the job ran on; when Slurm had ended the job by then
+    # (its srun can die while slurmctld is stopped), the end, explained by that line.
+    first = crashed[0]
+    assert first.observed == "CRASH" or (first.observed == "EXITED" and first.category), first
+    assert "during the outage" in " ".join(first.evidence)
     # A completion slurmctld missed comes with slurmstepd's next retry (every 15 s), or, when
     # Slurm lost it, only when the node next reports its jobs: until then Slurm says RUNNING, and
     # ajr's part is to keep watching the job, untouched (asserted), not to guess that it ended.

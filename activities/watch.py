@@ -558,19 +558,23 @@ class _AttemptWatcher:
         if state.scanner is not None or (now < state.next_locate_at and not job.state.is_ended):
             return
         state.next_locate_at = now + LOCATE_EVERY_S
-        if not state.dirs:
+        dirs = state.dirs
+        if not dirs:
             stdout_path, work_dir = job.stdout_path, job.work_dir
             if not stdout_path:
                 try:
                     stdout_path, work_dir_shown = await self.owner._control.job_paths(job.job_id)
+                    state.paths_unanswered = False
+                    work_dir = work_dir or work_dir_shown
                 except SlurmError:
+                    # Looked for meanwhile where the job runs (and the configured log
+                    # directories), and asked again: the output's directory may be elsewhere.
                     state.paths_unanswered = True
-                    return
-                state.paths_unanswered = False
-                work_dir = work_dir or work_dir_shown
-            state.dirs = search_dirs(work_dir, stdout_path, self.request.config.log_dirs)
+            dirs = search_dirs(work_dir, stdout_path, self.request.config.log_dirs)
+            if not state.paths_unanswered:
+                state.dirs = dirs
         path = state.cursor.path or find_attempt_log(
-            state.dirs,
+            dirs,
             job.name,
             job.job_id,
             job.start_time or state.cursor.running_since,

@@ -9,11 +9,13 @@ signals exactly those PIDs. Several clusters can run side by side if their ports
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
 import os
 import shutil
 import subprocess
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from string import Template
@@ -46,6 +48,9 @@ _SEARCH_DIRS = ("/usr/sbin", "/usr/bin", "/usr/local/sbin", "/usr/local/bin")
 MUNGE_RUN_DIR = Path("/run/munge")
 MUNGE_PID_FILE = MUNGE_RUN_DIR / "munged.pid"
 MUNGE_KEY = Path("/etc/munge/munge.key")
+# Held while munged is started: two processes (parallel test workers' clusters) that both find
+# none would both start one, and the second loses the socket's lock.
+MUNGE_START_LOCK = Path("/run/ajr-munged-start.lock")
 # Node states in which a node accepts work; '*' (not responding) is checked separately.
 _USABLE_STATES = frozenset({"idle", "mixed", "allocated", "completing"})
 
@@ -163,6 +168,24 @@ def ensure_munge(registry: ProcessRegistry) -> str:
             return f"munge: already running (pid {rec.pid}, started by ajr)"
         return "munge: already running (not started by ajr, left alone)"
     require_root("starting munged")
+    with _held(MUNGE_START_LOCK):
+        if munge_works():  # another process started it while this one waited for the lock
+            return "munge: already running (started meanwhile by another process, left alone)"
+        return _start_munge(registry)
+
+
+@contextlib.contextmanager
+def _held(lock: Path) -> Iterator[None]:
+    """An exclusive lock on the file `lock`, across processes, for the `with` block."""
+    with lock.open("a") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+def _start_munge(registry: ProcessRegistry) -> str:
     MUNGE_RUN_DIR.mkdir(parents=True, exist_ok=True)
     shutil.chown(MUNGE_RUN_DIR, "munge", "munge")
     if not MUNGE_KEY.exists():
@@ -171,8 +194,8 @@ def ensure_munge(registry: ProcessRegistry) -> str:
     try:
         run(["runuser", "-u", "munge", "--", program("munged")], timeout=30)
     except DevStackError:
-        # Another process (a parallel test worker's cluster) started munged first: ours lost
-        # the socket's lock ("Failed to lock ... munge.socket.2.lock"), and theirs answers.
+        # A process that does not take our lock started munged first: ours lost the socket's
+        # lock ("Failed to lock ... munge.socket.2.lock"), and theirs answers.
         if wait_for(munge_works, timeout=10):
             return "munge: already running (started meanwhile by another process, left alone)"
         raise

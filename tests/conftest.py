@@ -223,7 +223,7 @@ def slurm_cluster() -> Iterator[SlurmFixture]:
         cluster.start(timeout=60)
     except Exception as exc:
         try:
-            cluster.stop()
+            cluster.stop(stop_munge=False)
         finally:
             integration_unavailable("Slurm test cluster", exc)
     try:
@@ -236,7 +236,9 @@ def slurm_cluster() -> Iterator[SlurmFixture]:
             name=cluster.cluster_name,
         )
     finally:
-        cluster.stop()
+        # munged is the host's, shared by every test worker's cluster: the worker that started
+        # it may finish first, and stopping it would break the others' Slurm mid-test.
+        cluster.stop(stop_munge=False)
         shutil.rmtree(state_dir, ignore_errors=True)
 
 

@@ -254,22 +254,25 @@ def test_demo_hint_runs_without_the_venv_on_path() -> None:
 def test_munged_started_meanwhile_by_another_process_is_taken(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Two test workers bring their clusters up at once: both find no munged, both start one,
-    and the second loses the socket's lock. The munged the first started answers: taken, and
-    left alone (not recorded as ajr's to stop). One that still does not answer is an error."""
+    """Two test workers bring their clusters up at once and both find no munged. The start is
+    serialised by a lock: the second finds the first's munged answering once it holds the lock,
+    and takes it without starting another (not recorded as ajr's to stop). One started by a
+    process that takes no lock makes ours lose the socket's lock: theirs is taken too, and a
+    munged that still does not answer is an error."""
     from devstack import slurm as slurm_module
 
-    answers = iter([False, True])  # before starting, then after the start failed
-    monkeypatch.setattr(slurm_module, "munge_works", lambda: next(answers))
     monkeypatch.setattr(slurm_module, "require_root", lambda what: None)
     monkeypatch.setattr(slurm_module.shutil, "chown", lambda *args, **kwargs: None)
     monkeypatch.setattr(slurm_module, "MUNGE_RUN_DIR", tmp_path)
     monkeypatch.setattr(slurm_module, "MUNGE_PID_FILE", tmp_path / "munged.pid")
+    monkeypatch.setattr(slurm_module, "MUNGE_START_LOCK", tmp_path / "start.lock")
     key = tmp_path / "munge.key"
     key.write_text("key")
     monkeypatch.setattr(slurm_module, "MUNGE_KEY", key)
+    started: list[list[str]] = []
 
     def lost_the_lock(argv: list[str], **kwargs: object) -> None:
+        started.append(argv)
         raise DevStackError(
             f"{' '.join(argv)} failed (exit 1):\nmunged: Error: Failed to lock "
             '"/run/munge/munge.socket.2.lock": pid 23090 bound to socket'
@@ -277,8 +280,15 @@ def test_munged_started_meanwhile_by_another_process_is_taken(
 
     monkeypatch.setattr(slurm_module, "run", lost_the_lock)
     registry = ProcessRegistry(tmp_path / "registry")
+    # Started by the other worker while this one waited for the lock: nothing is run.
+    answers = iter([False, True])
+    monkeypatch.setattr(slurm_module, "munge_works", lambda: next(answers))
     assert "another process" in slurm_module.ensure_munge(registry)
-    assert registry.get("munge") is None
+    assert started == [] and registry.get("munge") is None
+    # Started by a process that takes no lock, as ours ran: ours fails, theirs answers.
+    answers = iter([False, False, True])
+    assert "another process" in slurm_module.ensure_munge(registry)
+    assert len(started) == 1 and registry.get("munge") is None
     monkeypatch.setattr(slurm_module, "munge_works", lambda: False)
     monkeypatch.setattr(slurm_module, "wait_for", lambda *args, **kwargs: False)
     with pytest.raises(DevStackError, match="Failed to lock"):

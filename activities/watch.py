@@ -68,10 +68,6 @@ PATH_CHECK_EVERY_POLLS = 4
 DIRECT_CHECK_EVERY_S = 2.0
 # Slurm unreachable this long is reported (once per outage) as a note in the job's workflow.
 UNREACHABLE_REPORT_AFTER_S = 15.0
-# An attempt that ended before Slurm said where it writes its log (slurmctld answering the
-# cluster poll but not `scontrol show job`, as right after an outage) waits this long for the
-# answer before its end is judged without the log.
-ENDED_LOG_WAIT_S = 60.0
 MAX_EVIDENCE = 10
 MAX_EVIDENCE_CHARS = 1000  # evidence travels in workflow state: keep it small
 
@@ -175,8 +171,6 @@ class _AttemptLog:
     dirs: list[str] = field(default_factory=list)
     next_locate_at: float = 0.0
     problem: str = ""
-    paths_unanswered: bool = False  # the last ask for where the job writes got no answer
-    ended_waiting_since: float | None = None  # an ended attempt waiting for that answer
 
 
 class WatchActivities:
@@ -453,10 +447,6 @@ class _AttemptWatcher:
                 if observation is not None:
                     return observation
             if job.state.is_ended:
-                if self._waiting_for_the_log(job):
-                    self._beat()
-                    await self._pause()
-                    continue
                 return await self._ended(job)
             waited = self._straggler_wait_over(job) if self.unconfirmed is None else None
             if waited is not None:
@@ -530,26 +520,6 @@ class _AttemptWatcher:
                 log.warning("job %s: analyzer state not restored", job.job_id)
         return self.analyzer
 
-    def _waiting_for_the_log(self, job: SlurmJob) -> bool:
-        """Whether the ended attempt waits for Slurm to say where its log is, rather than have
-        its end judged without the log (the crash it wrote unread), for `ENDED_LOG_WAIT_S`."""
-        state = self.log
-        if state.scanner is not None or not state.paths_unanswered:
-            return False
-        now = self.owner._clock.monotonic()
-        if state.ended_waiting_since is None:
-            state.ended_waiting_since = now
-        if now - state.ended_waiting_since < ENDED_LOG_WAIT_S:
-            return True
-        log.warning(
-            "job %s attempt %s: ended, and Slurm did not say where its log is for %.0fs: "
-            "judged without it",
-            job.job_id,
-            self.request.attempt,
-            ENDED_LOG_WAIT_S,
-        )
-        return False
-
     async def _locate(self, job: SlurmJob) -> None:
         state = self.log
         now = self.owner._clock.monotonic()
@@ -558,23 +528,17 @@ class _AttemptWatcher:
         if state.scanner is not None or (now < state.next_locate_at and not job.state.is_ended):
             return
         state.next_locate_at = now + LOCATE_EVERY_S
-        dirs = state.dirs
-        if not dirs:
+        if not state.dirs:
             stdout_path, work_dir = job.stdout_path, job.work_dir
             if not stdout_path:
                 try:
                     stdout_path, work_dir_shown = await self.owner._control.job_paths(job.job_id)
-                    state.paths_unanswered = False
-                    work_dir = work_dir or work_dir_shown
                 except SlurmError:
-                    # Looked for meanwhile where the job runs (and the configured log
-                    # directories), and asked again: the output's directory may be elsewhere.
-                    state.paths_unanswered = True
-            dirs = search_dirs(work_dir, stdout_path, self.request.config.log_dirs)
-            if not state.paths_unanswered:
-                state.dirs = dirs
+                    return
+                work_dir = work_dir or work_dir_shown
+            state.dirs = search_dirs(work_dir, stdout_path, self.request.config.log_dirs)
         path = state.cursor.path or find_attempt_log(
-            dirs,
+            state.dirs,
             job.name,
             job.job_id,
             job.start_time or state.cursor.running_since,

@@ -126,9 +126,16 @@ async def test_slurmctld_outage_drops_no_job(start_ajr, slurm_cluster, workdir, 
             seed_script(before=wait.format(finish_trigger), crash_line="", after="exit 0"),
             name="outage-finish",
         )
-        for job_id in (healthy, crashing, finishing):
+        names = {healthy: "outage-healthy", crashing: "outage-crash", finishing: "outage-finish"}
+        for job_id, name in names.items():
             await ajr.wait_for_job(job_id, lambda j: j.state is JobState.RUNNING, 30, "running")
             await workflow_state(ajr, job_id)
+            # Its srun step has started (the step's log exists): a step still being created
+            # when slurmctld stops fails, and the job with it (FAILED, exit 1, no log at all).
+            deadline = time.monotonic() + 30
+            while not ajr.log_files(name, job_id):
+                assert time.monotonic() < deadline, f"job {job_id}: no step log within 30s"
+                await asyncio.sleep(0.2)
 
         record = slurm_cluster.cluster.registry.alive("slurmctld")
         assert record is not None

@@ -499,24 +499,3 @@ def test_the_watches_clock_ticks_with_the_readers_gathering_window() -> None:
         )
         assert activities._clock._tick_s == pytest.approx(tick)
         assert activities._reader._gather_s == pytest.approx(tick)
-
-
-async def test_an_ended_attempt_is_judged_with_its_log_once_slurm_says_where_it_is(
-    tmp_path: Path,
-) -> None:
-    """Right after a controller outage, slurmctld answers the cluster poll (the job has ended)
-    before it answers `scontrol show job` for where the job writes: the attempt is judged once
-    it does, on its log (the crash line written during the outage), not as an exit without a
-    cause. Where the poll names the job's working directory, that is looked in meanwhile."""
-    job, _, _ = running_job(tmp_path)
-    ended = dataclasses.replace(job, state=JobState.FAILED, end_time=time.time())
-    polled = dataclasses.replace(ended, stdout_path="", work_dir="")  # the poll names no place
-    for seen, asks in ((polled, 4), (dataclasses.replace(polled, work_dir=str(tmp_path)), 1)):
-        poller, control = FakePoller([seen]), FakeSlurm([ended])
-        activities = WatchActivities(poller, control, SignatureAnalyzer, poll_interval=0.05)
-        control.fail("job_paths", times=3)
-        observation = await ActivityEnvironment().run(activities.watch_attempt, request())
-        # An end the log explains: the exit, with the crash line as its cause.
-        assert observation.kind is Observed.EXITED and observation.category is not None
-        assert any("Segmentation fault" in line for line in observation.evidence), observation
-        assert control.count("job_paths") == asks

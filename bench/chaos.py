@@ -390,7 +390,8 @@ def stack_running(
     engine.dispose()
     try:
         cluster.start(timeout=90)
-        temporal.start(timeout=90)
+        for line in temporal.start(timeout=90):  # a restart during start shows here
+            print(line, file=sys.stderr)
         if worker:
             stack.start_worker()
         yield stack

@@ -54,6 +54,8 @@ class PieceStatus:
 # Popen objects of children started in this interpreter: kept so they are reaped (no zombies, no
 # "subprocess still running" ResourceWarning) when a long-lived process such as pytest stops them.
 _CHILDREN: dict[int, subprocess.Popen[bytes]] = {}
+# How each such child ended (its returncode: negative for a signal), once reaped.
+_ENDED: dict[int, int] = {}
 
 
 def now_iso() -> str:
@@ -83,6 +85,7 @@ def _reap(pid: int) -> None:
     if child is not None:
         if child.poll() is not None:
             _CHILDREN.pop(pid, None)
+            _ENDED[pid] = child.returncode
         return
     with contextlib.suppress(ChildProcessError, OSError):
         os.waitpid(pid, os.WNOHANG)
@@ -100,6 +103,20 @@ def pid_running(pid: int) -> bool:
     except PermissionError:
         pass  # exists, owned by someone else
     return not _is_zombie(pid)
+
+
+def how_it_ended(pid: int) -> str:
+    """`killed by SIGKILL`, `exit status 1`; "" if not started here or still running."""
+    _reap(pid)
+    code = _ENDED.get(pid)
+    if code is None:
+        return ""
+    if code < 0:
+        try:
+            return f"killed by {signal.Signals(-code).name}"
+        except ValueError:
+            return f"killed by signal {-code}"
+    return f"exit status {code}"
 
 
 def cmdline_matches(recorded: Sequence[str], actual: Sequence[str] | None) -> bool:

@@ -175,6 +175,10 @@ class _RacingServer(TemporalServer):
     def server_argv(self) -> list[str]:
         self.starts += 1
         if self.starts <= self.lost:
+            if self.said.startswith("SIGKILL"):  # killed, by no exit of its own
+                words = self.said.removeprefix("SIGKILL")
+                echo = f"echo '{words}'; " if words else ""
+                return ["sh", "-c", f"{echo}sleep 0.3; kill -KILL $$"]
             return ["sh", "-c", f"echo '{self.said}' >&2; exit 1"]
         return ["sleep", "60"]
 
@@ -199,6 +203,21 @@ def test_a_server_that_lost_a_port_race_is_started_again(tmp_path: Path) -> None
     with pytest.raises(DevStackError, match="exited during start"):
         broken.start(timeout=10)
     assert broken.starts == 1
+
+
+def test_a_server_killed_before_it_said_a_word_is_started_again(tmp_path: Path) -> None:
+    server = _RacingServer(tmp_path, lost=1, said="SIGKILL")
+    try:
+        report = server.start(timeout=10)
+        assert server.starts == 2 and server.is_running()
+        assert "temporal: killed by SIGKILL while starting; starting again" in report
+    finally:
+        server.registry.stop(server.name)
+    # killed after it wrote something: that something may say why, so it is reported
+    spoke = _RacingServer(tmp_path / "b", lost=1, said="SIGKILLpanic: bad config")
+    with pytest.raises(DevStackError, match=r"exited during start \(killed by SIGKILL\)"):
+        spoke.start(timeout=10)
+    assert spoke.starts == 1
 
 
 def test_busy_port_is_named_with_its_holder(tmp_path: Path) -> None:

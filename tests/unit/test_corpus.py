@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout21/) and a held-out set
-(heldout22/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout22/) and a held-out set
+(heldout23/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -154,6 +154,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout19": (26, 15, 21, 1),  # 0.70/1.00/0.86, 4 of 6; after round 21: 0.96/1.00/1.00, 1
     "heldout20": (24, 14, 20, 0),  # 0.84/0.86/1.00, 2 of 5; after round 21: 0.96/1.00/1.00, 0
     "heldout21": (38, 19, 27, 2),  # 0.86/0.90/0.90, 3 of 13; after round 22: 0.90/0.95/0.93, 2
+    "heldout22": (38, 17, 27, 4),  # 0.79/0.71/0.79, 4 of 14 before and after round 22
 }
 
 
@@ -171,17 +172,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout22/ as measured once before round 22's rules and once after them (the same:
-    0.79/0.71/0.79, 4 false alarms of 14): a later change that loses ground on the held-out set
-    fails here, without listing any miss."""
-    m = metrics(score_split("heldout22"))
-    assert m.anomaly.hits >= 38, m.anomaly  # of 48: 0.79
-    assert m.attribution.hits >= 17, m.attribution  # of 24: 0.71
-    assert m.requeue.hits >= 27, m.requeue  # of 34: 0.79
-    assert m.false_alarms <= 4  # of 14
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -210,19 +200,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout21/ became tuning data when heldout22/ began to be drawn; it is no longer refused."""
+    """heldout22/ became tuning data when heldout23/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout20", "heldout21"} <= set(TUNING)
-    assert not {"heldout20", "heldout21"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout22",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout21", "heldout22"} <= set(TUNING)
+    assert not {"heldout21", "heldout22"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

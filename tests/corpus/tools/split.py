@@ -75,7 +75,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout15" the fifteenth, after heldout14/; "heldout16" the sixteenth, after heldout15/;
 # "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/;
 # "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/;
-# "heldout21" the twenty-first, after heldout20/; "heldout22" the twenty-second, after heldout21/.
+# "heldout21" the twenty-first, after heldout20/; "heldout22" the twenty-second, after heldout21/;
+# "heldout23" the twenty-third, after heldout22/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -100,6 +101,7 @@ SPLITS = {
     "heldout20": CORPUS / "heldout20",
     "heldout21": CORPUS / "heldout21",
     "heldout22": CORPUS / "heldout22",
+    "heldout23": CORPUS / "heldout23",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -120,6 +120,22 @@ def _killed_first(signals: Sequence[Signal]) -> bool:
 _KILLED = re.compile(r"exit ?code\s*:?\s*-\d|[Ss]ignal:? \d|\bSIG[A-Z]{2,}|\bKilled\b")
 
 
+# c10d's store server failing to bind its port: "The server socket has failed to bind to
+# [::]:17717 (errno: 98 - Address already in use)".
+_STORE_PORT_TAKEN = re.compile(r"failed to bind to \S*?:(\d+) \(errno: 98\b")
+
+
+def _store_port_contended(signals: Sequence[Signal]) -> str | None:
+    """The port that two or more of the job's processes failed to bind for the rendezvous
+    store in one attempt, or None."""
+    counts: dict[str, int] = {}
+    for signal in signals:
+        m = _STORE_PORT_TAKEN.search(signal.line)
+        if m is not None:
+            counts[m[1]] = counts.get(m[1], 0) + 1
+    return next((port for port, n in counts.items() if n >= 2), None)
+
+
 def _links_failed(signals: Sequence[Signal]) -> bool:
     """Two ranks or more each lost their connection to a peer, and nothing else happened: no
     rank failed of its own, none was killed (the processes exited with the errors they printed).
@@ -160,6 +176,18 @@ def attribute(
     cancels = [i for i, signal in enumerate(signals) if signal.name.startswith("slurm_")]
     # A reasonless job cancel anywhere (scancel of the job: its steps' cancels come first).
     job_cancelled = any(s.name == "slurm_step_cancelled" and s.detail == "job" for s in signals)
+    # srun reporting every task of a step "Terminated" (SIGTERM, what a cancel sends) after the
+    # step's reasonless cancel, none having ended on its own: the step was cancelled from
+    # outside (scancel, a preemption). srun ending a step after a task failed kills the others
+    # ("Killed"), after that task's own end.
+    step_terminated = False
+    if cancels:
+        after = signals[cancels[0] + 1 :]
+        step_terminated = (
+            signals[cancels[0]].name == "slurm_step_cancelled"
+            and bool(after)
+            and all(s.name == "srun_task_killed" and s.detail == "Terminated" for s in after)
+        )
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
         cut = (reasoned or cancels)[0]
@@ -199,12 +227,24 @@ def attribute(
     if root.victim:
         # Only victims: the cause is not in the log. A whole job cancelled without a reason that
         # nothing failed before is a person's scancel from outside: the scheduler's, not the
-        # job's. (A step's reasonless cancel is also srun's after a task died unseen: UNKNOWN.)
-        category = SCHEDULER if root.name == "slurm_step_cancelled" and job_cancelled else UNKNOWN
+        # job's; so is a step's whose tasks were all terminated by it. (A step's reasonless cancel
+        # is also srun's after a task died unseen: UNKNOWN.)
+        from_outside = job_cancelled or step_terminated
+        category = SCHEDULER if root.name == "slurm_step_cancelled" and from_outside else UNKNOWN
         if _links_failed(signals):
             category = NETWORK
     requeue = root.requeue_helps if not root.victim else True
     summary = root.summary
+    port = _store_port_contended(signals)
+    if port is not None and category is NETWORK:
+        # Not a port some other program holds: the job's own processes each tried to host the
+        # rendezvous store (every task took itself for rank 0), and all but one failed. The
+        # launch gives its tasks no ranks of their own; a requeue launches them the same way.
+        category, requeue = APPLICATION, False
+        summary = (
+            f"{summary} (several of the job's processes tried to bind the store's port {port}:"
+            " each took itself for rank 0)"
+        )
     if len(signals) > 1:
         summary += f" (first cause of {len(signals)} failure signals)"
     return Attribution(

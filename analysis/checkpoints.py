@@ -152,8 +152,15 @@ _FORMS: tuple[tuple[str, str, re.Pattern[str], Kind, bool, bool], ...] = tuple(
         ("generic", "esum",
          # (not Lightning's advice "You're resuming from a checkpoint that ended before ...")
          r"(?<!'re )(?<!are )(?i:\bresum(?:ed|ing)) (?:training )?from (?:the )?"
-         r"(?:(?:last|latest) )?(?:(?:checkpoint|ckpt)\b)?[^/\n]{0,40}?(?P<path>/\S+)?"
-         r"(?:.{0,40}?\b(?:at step|step[ =:])\s*(?P<step>\d+))?", _LD, False, False),
+         r"(?:(?:last|latest) )?(?:(?:checkpoint|ckpt)\b)?"
+         # The step and the path in either order; each group is tried before it is skipped
+         # (a lazy gap before an optional group would skip it).
+         r"(?=(?:.{0,120}?\b(?:at step|step[ =:])\s*(?P<step>\d+))?)"
+         r"(?:[^/\n]{0,60}?(?P<path>/\S+))?", _LD, False, False),
+        # "[AsyncCkpt] Loaded checkpoint from /save/0325/", PyTorch examples' "=> loaded
+        # checkpoint 'ckpt.pth.tar' (epoch 3)"
+        ("generic", "oaded checkpoint",
+         r"(?i:\bloaded checkpoint)(?: from)? ?'?(?P<path>/?[^\s']+)?", _LD, False, False),
         ("generic", "heckpoint saved",
          r"(?i:checkpoint) saved(?: to| in| at)? ?(?P<path>\S+)?", _D, False, False),
         ("generic", "aved checkpoint", r"(?i:saved) checkpoint(?: to| at)? ?(?P<path>\S+)?", _D,

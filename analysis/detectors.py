@@ -82,6 +82,9 @@ _STEP_REPORT_RE = (
     r"|ppl|perplexity|acc|grad|throughput|samples|epoch|mfu|tps))"
 )
 
+# An epoch's batch count (`_EPOCH_BATCH`): "epoch" and, a few characters on, "n/total".
+_EPOCH_BATCH_RE = r"(?i:epoch)[^\n]{1,24}?\d[ \t]*/[ \t]*\d"
+
 # A metrics logger that prints CSV: a header once ("step,epoch,loss,lr,step_ms,tokens_per_s"),
 # then one row of numbers per report ("40,0,3.2582,3.00e-03,19.6,52238"). Whole lines (an srun
 # label allowed), spaces and tabs only: the prefilter runs these over many lines at once.
@@ -160,6 +163,7 @@ _TOKENS = (
     "iverged",
     "Invalid loss",  # Keras TerminateOnNaN: "Batch 12: Invalid loss, terminating training"
     "IBV_WC",
+    "with Unavailable:",  # TensorFlow's collectives: "Aborting RingReduce with Unavailable: ..."
     "endpoint is not connected",  # ENOTCONN: a socket's, or a FUSE mount's (with its path)
     "rerun on a different",  # Megatron: "... is reproducible ... Need to rerun on a different GPU"
     "collective mismatch",  # gloo: "Is there a distributed collective mismatch in your code?"
@@ -230,7 +234,8 @@ def may_matter(line: str) -> bool:
 TOKEN_SEARCH = re2.compile(
     (
         "|".join(map(re.escape, _TOKENS))
-        + "|" + _STEP_REPORT_RE + "|" + HEADER_RE + "|" + CSV_HEADER_RE + "|" + CSV_ROW_RE
+        + "|" + _STEP_REPORT_RE + "|" + _EPOCH_BATCH_RE
+        + "|" + HEADER_RE + "|" + CSV_HEADER_RE + "|" + CSV_ROW_RE
     ).encode()
 )  # fmt: skip
 
@@ -309,9 +314,19 @@ _TIMM_TRAIN = re.compile(r"\bTrain: (?P<epoch>\d+) \[\s*(?P<n>\d+)/(?P<total>\d+
 # batches it counts from 0 again: "Epoch 2:  50%|#####     | 50/100 [00:08<00:08,  5.83it/s]".
 _BAR = re.compile(r"\|\s*\d+/\d+ \[")
 _EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
+# An epoch's batch in the other common forms: "Train epoch: 0, batch: 750/34799", "Epoch: 0 |
+# Batch: 50/8659", the MetricLogger's "Epoch: [1]  [1480/1504]" and "Epoch: [0/100]  [ 10/1562]",
+# "Epoch[140](0/5)", "Epoch 0/7 itr 78/3489", fairseq's "| epoch 009:   1000 / 2737": counted on
+# across epochs as the bars' are. The epoch number ends where a digit does not follow (not the
+# "1" of "Epoch 12/30").
+_EPOCH_BATCH = re.compile(
+    r"\bepoch\b\s*[:=]?\s*\[?\s*(?P<epoch>\d+)(?!\d)\s*(?:/\s*\d+\s*)?\]?\s*[,|:]?\s*"
+    r"(?:(?:batch|iter|itr|it|step)\b\s*[:=]?\s*)?[\[(]?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)\s*[\])]?",
+    re.IGNORECASE,
+)
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
-                   "Train: ", "'loss': ")  # fmt: skip
+                   "Train: ", "'loss': ", "poch")  # fmt: skip
 # Hugging Face Trainer's log record, printed once per `logging_steps` without a step number
 # ({'loss': 6.907, 'grad_norm': 0.15, 'learning_rate': 0.0002, 'epoch': 0.0032}; transformers 5
 # quotes the values): a training step's report. Not 'eval_loss' (an evaluation's result) nor
@@ -333,6 +348,7 @@ def _last_report(text: str) -> str:
 # A terminal's colour codes ("\x1b[31mstep: 10  \x1b[32mloss: 12.02"), which torchtitan's and
 # others' loggers write to a file too: they glue a field's name to the code before it.
 _ANSI = re.compile(r"\x1b\[[0-9;]*m")
+_CURSOR_UP = "\x1b[A"
 
 
 def parse_progress(text: str) -> Progress | None:
@@ -365,6 +381,10 @@ def parse_progress(text: str) -> Progress | None:
         m = _TIMM_TRAIN.search(text)
         if m is not None:
             iteration = str(int(m["epoch"]) * int(m["total"]) + int(m["n"]))
+    if iteration is None and "poch" in last:
+        m = _EPOCH_BATCH.search(last)
+        if m is not None and int(m["n"]) <= int(m["total"]):
+            iteration = str(int(m["epoch"]) * int(m["total"]) + int(m["n"]))
     tflops = _field(text, "TFLOP", _NUM_AFTER_TFLOP) if has_tflop else None
     elapsed = _field(text, _ELAPSED_KEY, _NUM, 1) if "elapsed" in text else None
     # Megatron's two readings are read already: the general patterns need not look for them.
@@ -373,7 +393,11 @@ def parse_progress(text: str) -> Progress | None:
         known.append(("step_time", 1.0 / step_ms))
     if tflops is not None and (value := _float(tflops)):
         known.append(("tflops", value))
-    rates = throughput_readings(last, known)
+    # A bar tqdm draws below another moves the cursor back up after each redraw ("\x1b[A"): a
+    # nested bar, such as the Hugging Face Trainer's evaluation bar under its training bar. Its
+    # rate is not the training's (the evaluation's batches differ), its count is still progress.
+    nested = last.endswith(_CURSOR_UP) and "it/s" in last
+    rates = () if nested else throughput_readings(last, known)
     if iteration is None and tflops is None and not rates and not _TRAINER_RECORD.match(last):
         return None
     loss = _field(text, "loss", _NUM_AFTER_LOSS) or _field(text, "Loss", _NUM_AFTER_LOSS)

@@ -103,6 +103,10 @@ _STATE_SIGNALS = 8  # signals carried across a worker restart (bounded heartbeat
 _STATE_LINE_CHARS = 1000
 _CADENCE_WINDOW = 32
 _RECENT_SAVES = 64
+# Failures of a command before the training program started, which a checkpoint load after them
+# shows the job went past.
+_WENT_PAST = frozenset({"bad_arguments", "cannot_run"})
+_SAME_LOAD_S = 60.0  # loads of one step this close together: every rank printing the same load
 
 
 # A silence is an excerpt's cut when training got at least this near its own pace across it.
@@ -954,8 +958,24 @@ class LogEngine:
         elif event.kind is Kind.LOAD_START:
             self._other_phase = (LOADING, at)
         else:
-            if not self.loads or self.loads[-1][0] != event.iteration:
+            # Every rank may print the load: the same step within a minute is the same load;
+            # later (a restart that resumed from the same checkpoint, or a step no line names)
+            # it is another.
+            last = self.loads[-1] if self.loads else None
+            if last is None or last[0] != event.iteration or at - last[1] > _SAME_LOAD_S:
                 self.loads.append((event.iteration, at))
+            if (
+                self._pending_since is not None
+                and self._pending_prestart
+                and not self._crashed
+                and all(s.name in _WENT_PAST for s in self._signals)
+            ):
+                # The batch script's command that failed before the launch (`conda activate`
+                # in a shell not set up for it) did not end the job: its program has started
+                # and loaded a checkpoint since.
+                self._signals.clear()
+                self._pending_since = None
+                self._pending_fatal = False
             self._first_progress_after_load = None
             if event.iteration is not None and self._iteration is None:
                 self._iteration = event.iteration

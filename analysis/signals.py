@@ -559,7 +559,10 @@ _TRANSPORT = re.compile(
     # transport ("ENC:ncclNetRegMr failed neuronNetRegMr request to NCCL", "failed to register
     # channel buffer", "failed to configure network connector for RING"): EFA, as ibv_reg_mr is IB
     r"|failed \w*NetRegMr request|failed to register channel buffer"
-    r"|failed to configure network connector",
+    r"|failed to configure network connector"
+    # TensorFlow's collective ops (MultiWorkerMirroredStrategy) aborting an all-reduce whose
+    # peer's socket went away: "Aborting RingReduce with Unavailable: Socket closed"
+    r"|Aborting \w+ with Unavailable: [^.]+|StartAbort Unavailable: [^.]+",
     re.IGNORECASE,
 )
 # NCCL WARN lines that every healthy job can print while it starts.

@@ -186,7 +186,7 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("tokens", ("tps", "tok"), re.compile(
         r"""\btps["']?\s*[:=]\s*["']?([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"""
         # (not the Trainer's `train_tokens_per_second`: an average over the whole run so far)
-        r"""|(?<!train_)tokens?[_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*["']?([\d,.]+)"""
+        r"""|(?<!train_)tok(?:en)?s?[_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*["']?([\d,.]+)"""
         r"|(?<![\w.,+-])([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b(?!\s*[:=])"),
      False),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
@@ -206,8 +206,9 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
     ("step_time", ("time", "dt"), re.compile(
         r"\b(?:time|dt|step_time|iter time|iteration time|time per step)\s*[:=]?\s*([\d.]+)"
         r"\s*ms\b"), True),
-    ("step_time", ("_ms",), re.compile(r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]"""
-                                      r"""\s*["']?([\d.]+)"""), True),
+    ("step_time", ("_ms", "ms_per_"), re.compile(
+        r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*["']?([\d.]+)"""
+        r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?([\d.]+)"""), True),
     ("step_time", ("ms/", "sec/batch"), re.compile(
         r"([\d.]+)\s*(?:ms/step|ms/it)\b|([\d.]+)\s*sec/batch"), True),
 )  # fmt: skip
@@ -250,13 +251,14 @@ def throughput_readings(
 
 # A step's own time as frameworks print it, in seconds or milliseconds: PaddlePaddle's
 # "avg_batch_cost: 2.03538 s", tqdm's "1.52s/it", "ms/it 119.4", "step_time: 412 ms",
-# "0.41 sec/batch", "iter_time_ms=412".
+# "0.41 sec/batch", "iter_time_ms=412", "ms_per_step=25.9".
 _STEP_SECONDS = re.compile(
     r"\b(?:avg_)?batch_cost\s*[:=]\s*(?P<s1>[\d.]+)\s*s(?:ec)?\b"
     r"|(?P<s2>[\d.]+)\s*(?:s/it|sec/batch)\b"
     r"|\bms/it\s*[:=]?\s*(?P<ms1>[\d.]+)|(?P<ms2>[\d.]+)\s*ms/(?:it|step)\b"
     r"|\b(?:step_time|iter time|iteration time|time per step)\s*[:=]?\s*(?P<ms3>[\d.]+)\s*ms\b"
     r"""|\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*["']?(?P<ms4>[\d.]+)"""
+    r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?(?P<ms5>[\d.]+)"""
 )
 _STEP_SECONDS_HINTS = ("batch_cost", "s/it", "sec/batch", "ms/", "ms")
 

@@ -331,6 +331,34 @@ def test_an_attempt_slurm_requeued_into_the_same_file_is_judged_on_its_own(tmp_p
     assert [a["start_line"] for a in no_load["attempts"]] == [1]
 
 
+def test_a_job_that_requeues_itself_twice_is_judged_on_its_third_attempt(tmp_path: Path) -> None:
+    """A batch script that requeues its own job before the time limit (`--signal=USR1@..`,
+    `scontrol requeue`, `--open-mode=append`): each attempt resumes "from the latest
+    checkpoint" without naming its step. The second resume is another load, not a repeat of
+    the first: three attempts, the last one healthy."""
+
+    def requeue_and_resume(at: float) -> list[str]:
+        when = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(at))
+        return [
+            f"slurmstepd: error: *** JOB 4242 ON node1 CANCELLED AT {when} DUE TO JOB REQUEUE ***",
+            f"{stamp(at + 150)} job 4242 restarted",
+            f"0: {stamp(at + 155)} resumed from the latest checkpoint",
+            f"1: {stamp(at + 155)} resumed from the latest checkpoint",
+        ]
+
+    lines = [
+        *megatron(),
+        *requeue_and_resume(START + 200),
+        *later(megatron(), 400.0),
+        *requeue_and_resume(START + 600),
+        *later(megatron(), 800.0),
+    ]
+    out = check_log(write(tmp_path, lines)).to_json()
+    assert len(out["attempts"]) == 3, out["attempts"]
+    assert out["anomaly"] == "NONE", out["findings"]
+    assert [f["attempt"] for f in out["findings"]] == [0, 1]
+
+
 def test_a_straggler_report_is_a_straggler(tmp_path: Path) -> None:
     t = START + 130
     lines = [

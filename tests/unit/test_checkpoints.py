@@ -99,6 +99,11 @@ FORMS: list[tuple[str, Kind | None, int | None]] = [
     ("0: [2026-11-24 11:58:37] resumed from /runs/ckpt/step_0000200.pt at step 200", Kind.LOAD_DONE, 200),
     ("__main__:<module>:106 - resumed from checkpoint step=600 path=/ckpt/ckpt_000600.npz", Kind.LOAD_DONE, 600),
     ("Resuming from the latest checkpoint", Kind.LOAD_DONE, None),
+    # the path before the step: both are read (the path is no reason to stop looking)
+    ("[INFO] [Rank 0] [n3] resumed from checkpoint /runs/ck/step_1479.pt step=1479", Kind.LOAD_DONE, 1479),
+    ("resumed from checkpoint step=600 path=/ckpt/latest", Kind.LOAD_DONE, 600),
+    ("[async_checkpoint_engine.py:56:load] [AsyncCkpt] Loaded checkpoint from /save/0325-143205/", Kind.LOAD_DONE, None),
+    ("=> loaded checkpoint 'runs/ckpt_step_300.pth.tar' (epoch 3)", Kind.LOAD_DONE, 300),
     ("training_epoch_loop.py:224: You're resuming from a checkpoint that ended before the epoch ended", None, None),
 ]  # fmt: skip
 
@@ -159,3 +164,17 @@ def test_the_telemetry_librarys_load_span_is_a_load() -> None:
         40.0,
     )
     assert list(engine.loads) == [(200, 40.0)] and engine.milestones().loaded_step == 200
+
+
+def test_every_ranks_line_of_one_load_is_one_load_and_a_later_load_is_another() -> None:
+    """Each rank prints the load: one load. The same step, or a step no line names, loaded
+    again minutes later (a restart that resumed from it) is another load."""
+    engine = LogEngine(AnalyzerContext())
+    for rank, at in ((0, 10.0), (1, 10.5)):
+        engine.feed(f"[Rank {rank}] resumed from the latest checkpoint", at)
+    assert len(engine.loads) == 1
+    engine.feed("[Rank 0] resumed from the latest checkpoint", 190.0)
+    engine.feed("[Rank 0] resumed from checkpoint /ck/step_1001.pt step=1001", 200.0)
+    engine.feed("[Rank 1] resumed from checkpoint /ck/step_1001.pt step=1001", 200.2)
+    engine.feed("[Rank 0] resumed from checkpoint /ck/step_1001.pt step=1001", 400.0)
+    assert [step for step, _ in engine.loads] == [None, None, 1001, 1001]

@@ -234,6 +234,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("mlx5: node12: got completion with error:", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("[node12:4711:0:4711] ib_mlx5_log.c:174  Remote access error on mlx5_0:1/IB (synd 0x13 vend 0x88 hw_synd 0/0)", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("[1700000000.123] [node12:4711:0] ucp_worker.c:1783 UCX  ERROR   ucp_ep(0x7f) Endpoint timeout", "transport_error", "NETWORK", False, (), True, False, False, False),
+    # round 23: TensorFlow's collective all-reduce aborted by a peer's closed socket
+    ("2019-05-19 15:08:13.128241: E tensorflow/core/common_runtime/ring_reducer.cc:369] Aborting RingReduce with Unavailable: Socket closed", "transport_error", "NETWORK", False, (), True, False, False, False),
     # round 22: AWS Neuron's collectives failing to register a ring's buffers with EFA
     ("2024-Jan-11 19:01:15.502423 18506:21252 ERROR   ENC:ncclNetRegMr                            failed neuronNetRegMr request to NCCL", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("2024-Jan-11 19:01:15.503417 18506:21252 ERROR   ENC:alg_ring_init                           [nec_dev 13] failed to configure network connector for RING", "transport_error", "NETWORK", False, (), True, False, False, False),
@@ -744,6 +746,18 @@ def test_traceback_state_is_bounded() -> None:
         # Keras's epoch line (verbose=2): its time per step (round 20)
         ("300/300 - 33s - 111ms/step - loss: 0.4862 - accuracy: 0.8100", None, None, 0.4862,
          None, None),
+        # an epoch's batch in other common forms (round 23): counted on across epochs
+        ("[2021-07-14 02:12:37.086634] Train epoch: 0, batch: 790/34799, loss: nan, learning "
+         "rate: 0.0001, train time: 3.768s", 790, None, math.nan, None, None),
+        ("2025-06-14 17:48:00,581 - INFO - Epoch: 2 | Batch: 50/8659 | AE Loss: 133835.2344 | "
+         "Disc Loss: 0.0000", 17368, None, 133835.2344, None, None),
+        ("[05:19:47.352788] Epoch: [1]  [1480/1504]  lr: 0.000012  grad_norm: 0.2695 (0.3902)  "
+         "time: 4.3916  data: 0.0002", 2984, None, None, None, None),
+        ("Epoch: [0/100]  [  10/1562]  eta: 0:30:15  loss: 10.884450 (10.884587)  lr: 0.000000",
+         10, None, 10.88445, None, None),
+        ("===> Epoch[140](1/5):  Loss_DI: 0.2540 Loss_GI: 0.2488", 701, None, None, None, None),
+        ("09-24 22:53:20 Epoch 0/7 itr 79/3489: lr: 0.0001 speed: 2.40(0.65s r1.74)s/itr", 79,
+         None, None, None, None),
         # torchtitan's colours, written to the file too
         ("[titan] 2026-05-12 23:00:40,104 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss: "
          "12.02312  \x1b[34mtps: 3,570  \x1b[36mtflops: 27.04  \x1b[35mmfu: N/A\x1b[39m", 10,
@@ -782,6 +796,10 @@ def test_parse_progress(
         "number of skipped iterations:   1",
         "nothing here",
         "Train Epoch took 3 minutes",
+        # an epoch's number and the epochs, no batch count ("12/30" is not epoch 1, batch 2); a
+        # once-per-epoch loss line is no step report (tried in rounds 20 and 23: no verdict moved)
+        "Epoch 12/30 - loss 0.3",
+        "Epoch [1/650], Train Loss: 0.0401, Train L1 Loss: 0.6424",
         # the Trainer's summary at the end: averages over the whole run, no report of a step
         "{'train_runtime': '133.6', 'train_samples_per_second': '89.85', 'train_steps_per_second'"
         ": '5.616', 'train_loss': '3.837', 'epoch': '0.12'}",

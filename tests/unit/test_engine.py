@@ -1275,3 +1275,70 @@ def test_a_trainer_log_record_is_a_progress_report() -> None:
     e.feed("{'eval_loss': 2.3, 'eval_runtime': 1.2, 'epoch': 1.0}", 1.0)
     e.feed("{'train_runtime': 3.4, 'train_loss': 2.1, 'epoch': 3.0}", 2.0)
     assert e.progress_reports == 0
+
+
+# --- round 23: heldout22's misses as classes --------------------------------------------------
+
+
+def test_a_step_whose_tasks_a_reasonless_cancel_terminated_was_cancelled_from_outside() -> None:
+    """The step's cancel names no reason, and srun then reports every task "Terminated" (the
+    SIGTERM a cancel sends) and none that ended on its own: scancel or a preemption, the
+    scheduler's. srun ending a step after a task died reports that task first ("Killed")."""
+    step = "slurmstepd-n3: error: *** STEP 6.0 ON n3 CANCELLED AT 2026-11-24T18:49:11 ***"
+    terminated = ["srun: error: n3: task 0: Terminated", "srun: error: n4: task 1: Terminated"]
+    e = engine()
+    feed(e, [progress(10), step, *terminated], at=0.0)
+    found = e.final_finding()
+    assert found is not None and found.category == "SCHEDULER" and found.requeue_warranted
+    killed = engine()
+    feed(killed, [progress(10), step, "srun: error: n4: task 1: Killed", terminated[0]], at=0.0)
+    found = killed.final_finding()
+    assert found is not None and found.category == "UNKNOWN"
+
+
+def test_a_store_port_several_of_the_jobs_processes_bind_is_the_launchs_configuration() -> None:
+    """Each task took itself for rank 0 and tried to host the rendezvous store on one port: all
+    but one fail with EADDRINUSE. A requeue launches them the same way (APPLICATION, no
+    requeue). One process failing to bind is a port another program holds (NETWORK)."""
+    taken = (
+        "torch.distributed.DistNetworkError: The server socket has failed to listen on any local"
+        " network address. The server socket has failed to bind to [::]:17717 (errno: 98 -"
+        " Address already in use)."
+    )
+    cause = attribute(signals(taken, taken, taken))
+    assert cause is not None and (cause.category, cause.requeue) == ("APPLICATION", False)
+    assert "17717" in cause.summary
+    alone = attribute(signals(taken))
+    assert alone is not None and (alone.category, alone.requeue) == ("NETWORK", True)
+
+
+def test_a_command_the_job_went_past_before_its_launch_is_no_cause() -> None:
+    """The batch script's `conda activate` fails in a shell not set up for it; the launcher
+    starts the program anyway, which loads its checkpoint: the job went past that error, and
+    the NCCL connect failure that ended it is the cause."""
+    e = engine()
+    feed(e, ["conda: error: argument COMMAND: invalid choice: 'activate' (choose from 'clean',"
+             " 'compare', 'config')",
+             "[INFO] [launch.py:253:main] process 3011783 spawned with command: [...]",
+             "[AsyncCkpt] Loaded checkpoint from /save/0325-143205/",
+             "gpu1-47:1877591:1878139 [2] misc/socket.cc:484 NCCL WARN socketStartConnect:"
+             " Connect to 10.120.30.207<47769> failed : Software caused connection abort",
+             "torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691,"
+             " unhandled system error, NCCL version 2.19.3"], at=0.0)  # fmt: skip
+    found = e.final_finding()
+    assert found is not None and found.category == "NETWORK", found
+    without_load = engine()
+    feed(without_load, ["conda: error: argument COMMAND: invalid choice: 'activate'"], at=0.0)
+    found = without_load.final_finding()
+    assert found is not None and found.category == "APPLICATION"
+
+
+def test_nan_losses_in_an_epochs_batch_reports_end_the_run() -> None:
+    """PaddlePaddle's "Train epoch: 0, batch: 790/34799, loss: nan": a progress report (an
+    epoch's batch), whose loss stays NaN."""
+    e = engine()
+    report = "Train epoch: 0, batch: {}/34799, loss: {}, train time: 4.3s"
+    lines = [report.format(b, 6.7) for b in (750, 760)]
+    lines += [report.format(b, "nan") for b in (790, 800, 810)]
+    found = feed(e, lines, at=0.0)
+    assert [(f.kind, f.category) for f in found] == [(Observed.CRASH, "APPLICATION")]

@@ -7,6 +7,7 @@ from typing import Any
 import pytest
 
 from analysis.analyzer import AnalyzerContext, Finding
+from analysis.detectors import parse_progress
 from analysis.engine import LogEngine
 from analysis.throughput import (
     ThroughputMonitor,
@@ -242,6 +243,8 @@ def test_a_resumed_bars_rate_counts_no_restored_step() -> None:
         ("{'epoch': '0.05', 'samples_per_second': '117.3'}", ("samples", 117.3)),  # transformers 5
         ("{'epoch': '0.05', 'tokens_per_second': '1930'}", ("tokens", 1930.0)),
         ('{"step": 50, "step_ms": 33.4}', ("step_time", 1 / 33.4)),
+        ("[rank0|vm] step 50/2400 loss=4.9 tok_per_s=39472", ("tokens", 39472.0)),  # round 23
+        ("[rank0|vm] step 50/2400 loss=4.9 ms_per_step=25.9", ("step_time", 1 / 25.9)),
     ],
 )
 def test_a_reading_is_its_own_number_not_the_value_before_it(
@@ -363,6 +366,7 @@ def test_no_straggler_after_a_crash() -> None:
         ("step 40 | loss 2.1 | 412.0 ms/step", 0.412),
         ("[step=40] loss=2.1 step_time: 412 ms", 0.412),
         ('{"step": 40, "loss": 2.1, "step_ms": 85.2}', 0.0852),
+        ("step 50/2400 loss=4.9179 ms_per_step=25.9 tok_per_s=39472", 0.0259),
         ("step 40, loss = 2.10 (512.3 examples/sec; 0.25 sec/batch)", 0.25),
         ("step 40 | loss 2.1 | lr 1e-3", None),  # no time stated
         ("step 40 | loss 2.1 | data_time: 3 ms", None),  # a part of the step, not the step
@@ -371,3 +375,17 @@ def test_no_straggler_after_a_crash() -> None:
 def test_the_seconds_a_step_takes_as_the_line_states_them(line: str, seconds: float | None) -> None:
     got = stated_step_seconds(line)
     assert got == pytest.approx(seconds) if seconds is not None else got is None
+
+
+def test_a_bar_drawn_under_another_gives_no_training_rate() -> None:
+    """The Hugging Face Trainer draws its evaluation bar under its training bar: each redraw
+    moves the cursor back up ("\\x1b[A"). The evaluation's rate is not the training's (its
+    batches differ): a slower evaluation is no straggler. Its count is still progress."""
+
+    def line(count: int, rate: float) -> str:
+        return f" 98%|#########8| {count}/280 [00:29<00:00,  {rate:.2f}it/s]\x1b[A"
+
+    nested = parse_progress(line(274, 9.22))
+    assert nested is not None and nested.rates == () and nested.iteration == 274
+    steady = [line(i, 12.5) for i in range(1, 60)]
+    assert run([*steady, *[line(i, 9.2) for i in range(60, 120)]]) == []

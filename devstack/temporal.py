@@ -233,9 +233,10 @@ class TemporalServer:
     def _killed_without_a_word(self, pid: int, log_from: int) -> str:
         """How the server ended, if a signal killed it before it wrote anything, else "".
 
-        Seen once in a full CI run: the dev server gone a moment after its start, by no
-        exit of its own (an error exit writes why). A server killed before it served holds
-        nothing yet, so starting it again is safe; the report says it happened."""
+        Seen once in a full CI run: the dev server gone a moment after its start with its log
+        empty (an error exit writes why; how it ended was not recorded then, it is now). A
+        server killed before it served holds nothing yet, so starting it again is safe; the
+        report says it happened. An exit of its own is reported, never retried."""
         ended = how_it_ended(pid)
         if not ended.startswith("killed") or self.is_running():
             return ""

@@ -101,6 +101,8 @@ _FORMS: tuple[tuple[str, str, re.Pattern[str], Kind, bool, bool], ...] = tuple(
          False),
         ("torchtitan", "Loading the checkpoint from",
          r"Loading the checkpoint from (?P<path>\S+?)\.?$", _LD, False, False),
+        # YOLOX's trainer (`save_ckpt`): the line comes before the save, no end is printed
+        ("yolox", "Save weights to", r"\bSave weights to (?P<path>\S+)", _S, True, False),
         # Hugging Face Accelerate (save_state / load_state)
         ("accelerate", "Random states saved in",
          r"Random states saved in (?P<path>\S+)/random_states_\d+\.pkl", _D, False, False),
@@ -191,8 +193,8 @@ _SAVE_TIMER = re.compile(r"\bsave-checkpoint\b")
 
 
 # Every form above holds one of these words: the cheap test before the patterns run.
-_GUARDS = ("heckpoint", "HECKPOINT", "Saving", "saving model", "oading", "shards", "states",
-           "state to", "raining from", "save-checkpoint", "esumed from",
+_GUARDS = ("heckpoint", "HECKPOINT", "Saving", "saving model", "Save weights", "oading",
+           "shards", "states", "state to", "raining from", "save-checkpoint", "esumed from",
            "esuming from")  # fmt: skip
 
 

@@ -162,6 +162,7 @@ _TOKENS = (
     "NaN",  # a framework's divergence verdict: "Loss became infinite or NaN", "contain Inf/NaN"
     "iverged",
     "Invalid loss",  # Keras TerminateOnNaN: "Batch 12: Invalid loss, terminating training"
+    ", stopping train",  # torchvision's references: "Loss is nan, stopping training"
     "IBV_WC",
     "with Unavailable:",  # TensorFlow's collectives: "Aborting RingReduce with Unavailable: ..."
     "endpoint is not connected",  # ENOTCONN: a socket's, or a FUSE mount's (with its path)
@@ -210,6 +211,7 @@ _TOKENS = (
     *FINISH_TOKENS,  # every end of training analysis/finish.py knows
     "train_runtime",
     "Saving",
+    "Save weights",  # YOLOX: "Save weights to ./out/..."
     "oading",
     "shards",
     "raining from",
@@ -400,7 +402,9 @@ def parse_progress(text: str) -> Progress | None:
     rates = () if nested else throughput_readings(last, known)
     if iteration is None and tflops is None and not rates and not _TRAINER_RECORD.match(last):
         return None
-    loss = _field(text, "loss", _NUM_AFTER_LOSS) or _field(text, "Loss", _NUM_AFTER_LOSS)
+    # (MMCV names its losses first: "loss_cls: nan, loss_bbox: nan, loss_centerness: nan, loss:
+    # nan", so the plain "loss" may be the fourth occurrence of the word)
+    loss = _field(text, "loss", _NUM_AFTER_LOSS, 8) or _field(text, "Loss", _NUM_AFTER_LOSS)
     nans = _field(text, _NAN_KEY, _NUM, 1) if "nan iter" in text else None
     return Progress(
         _count(iteration),

@@ -106,6 +106,10 @@ _RECENT_SAVES = 64
 # Failures of a command before the training program started, which a checkpoint load after them
 # shows the job went past.
 _WENT_PAST = frozenset({"bad_arguments", "cannot_run"})
+# Saves measured before a save's own pace bounds the wait for the next one, and how many times
+# the cadence factor the slowest of them may take.
+_SAVES_MEASURED = 2
+_SAVE_FACTOR = 4.0
 _SAME_LOAD_S = 60.0  # loads of one step this close together: every rank printing the same load
 
 
@@ -395,6 +399,14 @@ class LogEngine:
             self._longest_quiet = at - self._last_line_at
         self._last_line_at = at
 
+    def no_silence_until(self, at: float) -> None:
+        """The time up to `at` was no silence (an excerpt's cut, training that went on at its
+        pace across a gap): nor is it a quiet the job came back from before it reported
+        progress, which would stretch the start's rhythm. The watcher of a whole log never sees
+        such a gap; `check-log` reading an excerpt tells the engine of each."""
+        if self._last_line_at is not None and at > self._last_line_at:
+            self._last_line_at = at
+
     @property
     def has_progress(self) -> bool:
         """Whether training has reported progress in this attempt (the setup phase is over)."""
@@ -568,7 +580,13 @@ class LogEngine:
         Never less than the hang timeout: a silence-only hang has a documented minimum.
         """
         if self._saving_since is not None:
-            return max(self._hang, self._ckpt_s - (last_line_at - self._saving_since))
+            budget = self._ckpt_s
+            took = [span for _, _, span in self.save_spans if span is not None]
+            if len(took) >= _SAVES_MEASURED:
+                # This job's own saves so far: one that takes many times longer than the
+                # slowest of them is stuck (the checkpoint allowance stays the ceiling).
+                budget = min(budget, self._factor * _SAVE_FACTOR * max(took))
+            return max(self._hang, budget - (last_line_at - self._saving_since))
         if self._other_phase is not None:
             which, since = self._other_phase
             budget = self._eval_s if which == EVALUATING else self._setup_s
@@ -1346,7 +1364,8 @@ def _teardown(signal: Signal) -> bool:
     """Once training has reached its end, the way a distributed job comes apart: ranks losing
     their peers and the store as others exit first (a reset, a closed connection, a rendezvous
     heartbeat that finds the store gone), a process's exit reported without a cause, and the
-    batch system's stop (a time limit that came as the run ended). None of it is a failure of
+    batch system's stop (a time limit that came as the run ended), a warning (an exception that
+    ended one thread of the process, not the process). None of it is a failure of
     the work. A fault of its own (a GPU, the node, the disk, the program, a process that died
     of a signal, as a segfault in the destructors at exit) still is one: ajr then stops the job
     (its nodes are wanted) and never requeues it (done means done)."""
@@ -1354,6 +1373,7 @@ def _teardown(signal: Signal) -> bool:
         signal.category is Category.NETWORK
         or signal.outside_stop
         or (signal.victim and signal.category is Category.UNKNOWN)
+        or not signal.fatal  # a warning: nothing it could precede is left to fail
     )
 
 

@@ -9,7 +9,7 @@ ends count, because a false "done" would leave a failed job unrecovered:
 - the frameworks' own end-of-training lines: Hugging Face "Training completed", Lightning
   "`Trainer.fit` stopped", Megatron "[after training is done]", the DeepSpeed launcher's
   "Process N exits successfully", "training finished/complete", "Finished training", Caffe's
-  solver "Optimization Done.";
+  solver "Optimization Done.", "End training....";
 - the training telemetry library: the `training_loop` span stopped without an error in it;
 - MLPerf's logger: `:::MLLOG {... "key": "run_stop", ... "status": "success"}` (the benchmark
   reached its target; "aborted" is no end).
@@ -32,6 +32,8 @@ _END = re.compile(
     r"Training completed|`Trainer\.fit` stopped|\[after training is done\]"
     r"|Process \d+ exits successfully|\bFinished training\b|\bOptimization Done\."
     r"|\b[Tt]raining (?:finished|completed?)\b(?! (?:for|of) (?:epoch|step))"
+    # "End training....", "End of training" (not an epoch's or a step's end)
+    r"|\bEnd (?:of )?training\b(?![ :]*(?:epoch|step|iter|loop|batch|phase))"
 )
 # Every _END form holds one of these: the cheap test before the pattern runs.
 _DONE_HINTS = ("raining", "exits successfully", "Trainer.fit", "Optimization Done")
@@ -48,6 +50,8 @@ TOKENS = (
     "run_stop",  # MLPerf
     "training_loop",  # the telemetry library's record of the loop's span stopping
     "Optimization Done",  # Caffe's solver
+    "End training",
+    "End of training",
 )
 _MLPERF_STOP = re.compile(r'"key": "run_stop".*"status": "success"')
 

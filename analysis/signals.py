@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 from analysis.lines import split_prefix
 from analysis.xid import XID_TABLE, parse_xid
@@ -426,6 +426,21 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("invalid configuration", "cuda_invalid_config", APPLICATION, False),
     ("operation not supported", "cuda_not_supported", APPLICATION, False),
 )
+# The driver API's names for the errors above (TensorFlow and other driver-API users print the
+# enum: "CUDA_ERROR_LAUNCH_FAILED"), read as the runtime's words: the errors of a kernel that ran.
+# Not the codes TensorFlow's start-up probe prints on a node it then runs on without a GPU
+# ("failed call to cuInit: CUDA_ERROR_NO_DEVICE", CUDA_ERROR_UNKNOWN), nor its allocator's
+# CUDA_ERROR_OUT_OF_MEMORY, which it retries smaller.
+_CUDA_DRIVER_TEXT = {
+    "CUDA_ERROR_LAUNCH_FAILED": "unspecified launch failure",
+    "CUDA_ERROR_LAUNCH_TIMEOUT": "launch timed out",
+    "CUDA_ERROR_HARDWARE_STACK_ERROR": "hardware stack error",
+    "CUDA_ERROR_ILLEGAL_ADDRESS": "illegal memory access",
+    "CUDA_ERROR_MISALIGNED_ADDRESS": "misaligned address",
+    "CUDA_ERROR_ILLEGAL_INSTRUCTION": "illegal instruction",
+    "CUDA_ERROR_ASSERT": "device-side assert",
+    "CUDA_ERROR_NO_BINARY_FOR_GPU": "no kernel image",
+}
 # MXNet's and others' allocators say it with the call's name: "cudaMalloc failed: out of memory".
 _CUDA_OOM = re.compile(
     r"CUDA out of memory|OutOfMemoryError|CUBLAS_STATUS_ALLOC_FAILED"
@@ -502,6 +517,8 @@ def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         m["msg"] or m["code"] or m["legacy"] or m["thc"] or m["other"] or m["glog"] or m["kaldi"]
         or m["numbered"] or ""
     )  # fmt: skip
+    if m["code"]:
+        msg = _CUDA_DRIVER_TEXT.get(m["code"], msg)
     nodes = names.find(text)
     code_m = _CUDA_RUNTIME_CODE.search(text)
     code = int(next(g for g in code_m.groups() if g)) if code_m is not None else None
@@ -762,6 +779,9 @@ _SEGV = re.compile(
     + r"|\bsignal: "
     + _FATAL_SIGNAL
     + r"|exit(?:ed)? on signal (?:11|6)\b|exitcode\s*:\s*-(?:11|6)\b"
+    # PyTorch's DataLoader on a worker a native fault ended ("DataLoader worker (pid 2256) is
+    # killed by signal: Aborted.", after tcmalloc's "Attempt to free invalid pointer")
+    + r"|is killed by signal: (?:Aborted|Illegal instruction|Floating point exception)"
 )
 # Ray's word that a worker's host went away ("The actor is dead because its node has died.",
 # NodeDiedError, a raylet marked dead): the node, whatever the actor was doing.
@@ -1140,7 +1160,7 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
     found = _storage(text, line, rank, names)
     if found is not None:
         return found
-    if "NaN" in text or "iverged" in text or "Invalid loss" in text:
+    if "NaN" in text or "iverged" in text or "Invalid loss" in text or ", stopping train" in text:
         m = _DIVERGED.search(text)
         if m is not None:
             return Signal("nan_loss", APPLICATION, f"training diverged: {m.group(0)}", line,
@@ -1204,6 +1224,8 @@ def _fatal_log(message: str, line: str, rank: int | None, names: NodeNames) -> S
 _DIVERGED = re.compile(
     r"Loss became infinite or NaN|[Tt]raining has diverged|contain(?:s)? Inf/NaN"
     r"|Invalid loss, terminating training"
+    # torchvision's detection and classification references: "Loss is nan, stopping training"
+    r"|\bLoss is (?:nan|inf|-inf), stopping training"
 )
 
 
@@ -1368,6 +1390,11 @@ _SHM_FRAME = re.compile(r"/multiprocessing/(?:synchronize|shared_memory|heap)\.p
 # The thread behind a multiprocessing queue (a DataLoader worker's results): an exception it
 # raises while pickling an item is printed and caught (`Queue._on_queue_feeder_error`).
 _FEEDER_FRAME = re.compile(r'/multiprocessing/queues\.py", line \d+, in _feed$')
+# threading's excepthook: "Exception in thread Thread-1:", "Exception in thread
+# Thread-3 (_worker):" (Python 3.10+ adds the target's name).
+_THREAD_EXCEPTION = re.compile(r"Exception in thread (?P<name>.+?):$")
+_MAX_THREADS = 8
+_THREAD_WAIT = 8  # lines an announced thread's traceback may come after its announcement
 _HTTP_EXCEPTION = re.compile(
     r"^(?:urllib\.error\.URLError|requests\.exceptions\.\w+|urllib3\.exceptions\.\w+"
     r"|huggingface_hub\.\S+|httpx\.\w+)$"
@@ -1420,6 +1447,12 @@ class _OpenTraceback:
     http: bool = False  # a frame was an HTTP client's
     shm: bool = False  # the last frame was in multiprocessing's /dev/shm code
     feeder: bool = False  # the first frame was a multiprocessing queue's feeder thread
+    # Python said before it "Exception in thread NAME:": that thread's only (one name per
+    # traceback this state follows)
+    threads: list[str] = field(default_factory=list)
+    # Tracebacks of the same rank that began before this one printed a frame (two threads'
+    # reports interleaved): each ends in its own exception line
+    more: int = 0
     ignored: bool = False  # Python said before it "Exception ignored in ...": no death
 
 
@@ -1434,6 +1467,10 @@ class Traceback:
         self._open: dict[int | None, _OpenTraceback] = {}  # by rank (or srun label)
         # The last "Exception ignored in ..." line's rank (or label), until its traceback starts
         self._ignored: tuple[int | None] | None = None
+        # Threads whose exception Python announced ("Exception in thread Thread-1:"), by rank (or
+        # label), oldest first, until their tracebacks start (several may be announced first)
+        self._threads: dict[int | None, list[str]] = {}
+        self._thread_lines = 0  # lines since the last announcement
         # A traceback that ended in StopIteration (an iterator ran out: in a training loop, the
         # data) is a death unless a handler caught it: the rank's next line then says "During
         # handling of the above exception", and the signal is taken back (`retracted`).
@@ -1475,6 +1512,24 @@ class Traceback:
                 self._ignored = (label if label is not None else rank,)
                 self.consumed = True
                 return None
+        if "Exception in thread " in line:
+            # threading's report of an exception that ended one thread (not the process): its
+            # traceback follows, maybe after other threads' reports.
+            rank, label, text = split_prefix(line)
+            m = _THREAD_EXCEPTION.match(text.strip())
+            if m is not None:
+                pending = self._threads.setdefault(label if label is not None else rank, [])
+                if len(pending) < _MAX_THREADS and len(self._threads) <= self._max_open:
+                    pending.append(m["name"])
+                self._thread_lines = 0
+                self.consumed = True
+                return None
+        if self._threads and "Traceback" not in line:
+            # An announcement whose traceback does not follow within a few lines: the next
+            # traceback, whenever it comes, is not that thread's.
+            self._thread_lines += 1
+            if self._thread_lines > _THREAD_WAIT:
+                self._threads.clear()
         if not self._open and "Traceback" not in line:
             self._ignored = None
             return None
@@ -1483,7 +1538,16 @@ class Traceback:
         if text.startswith(_TRACEBACK_START) or text.endswith(_TRACEBACK_START):
             if len(self._open) >= self._max_open:
                 self._open.pop(next(iter(self._open)))
-            self._open[key] = _OpenTraceback(ignored=self._ignored == (key,))
+            threads = self._threads.get(key)
+            thread = threads.pop(0) if threads else ""
+            if threads is not None and not threads:
+                del self._threads[key]
+            open_ = self._open.get(key)
+            if open_ is not None and open_.seen == 0 and open_.more < _MAX_THREADS:
+                open_.more += 1  # interleaved with the one begun just before
+                open_.threads.append(thread)
+            else:
+                self._open[key] = _OpenTraceback(ignored=self._ignored == (key,), threads=[thread])
             self._ignored = None
             self.consumed = True
             return None
@@ -1516,7 +1580,11 @@ class Traceback:
         m = _EXCEPTION.match(stripped) or _QUALIFIED_EXCEPTION.match(stripped)
         if m is None:
             return None
-        del self._open[key]
+        thread = state.threads.pop(0) if state.threads else ""
+        if state.more:
+            state.more -= 1  # the next interleaved traceback's exception line is still to come
+        else:
+            del self._open[key]
         if state.ignored:
             self.consumed = True  # not a bare exception line either
             return None
@@ -1535,6 +1603,11 @@ class Traceback:
                             summary=f"shared memory (/dev/shm): {found.summary}")  # fmt: skip
         if found is not None and m["type"] == "StopIteration":
             self._stop_key = (key,)
+        if thread and found is not None and thread != "MainThread":
+            # The exception ended that thread; the process goes on (the main thread may wait on
+            # it: a hang, or a crash it reports itself).
+            found = replace(found, fatal=False, immediate=False,
+                            summary=f"{found.summary} (in thread {thread})")  # fmt: skip
         if state.feeder and found is not None:
             # multiprocessing's queue feeder thread prints what it could not send and goes on:
             # the process lives, and the item never arrives (its reader may wait forever).

@@ -251,7 +251,7 @@ def throughput_readings(
 
 # A step's own time as frameworks print it, in seconds or milliseconds: PaddlePaddle's
 # "avg_batch_cost: 2.03538 s", tqdm's "1.52s/it", "ms/it 119.4", "step_time: 412 ms",
-# "0.41 sec/batch", "iter_time_ms=412", "ms_per_step=25.9".
+# "0.41 sec/batch", "iter_time_ms=412", "ms_per_step=25.9", MMCV's "time: 17.408, data_time: ...".
 _STEP_SECONDS = re.compile(
     r"\b(?:avg_)?batch_cost\s*[:=]\s*(?P<s1>[\d.]+)\s*s(?:ec)?\b"
     r"|(?P<s2>[\d.]+)\s*(?:s/it|sec/batch)\b"
@@ -259,8 +259,10 @@ _STEP_SECONDS = re.compile(
     r"|\b(?:step_time|iter time|iteration time|time per step)\s*[:=]?\s*(?P<ms3>[\d.]+)\s*ms\b"
     r"""|\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*["']?(?P<ms4>[\d.]+)"""
     r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?(?P<ms5>[\d.]+)"""
+    # MMCV's and MMEngine's loggers: "time: 17.408, data_time: 6.664" (seconds per iteration)
+    r"|\btime: (?P<s3>[\d.]+), data_time: "
 )
-_STEP_SECONDS_HINTS = ("batch_cost", "s/it", "sec/batch", "ms/", "ms")
+_STEP_SECONDS_HINTS = ("batch_cost", "s/it", "sec/batch", "ms/", "ms", "data_time")
 
 
 def stated_step_seconds(text: str) -> float | None:
@@ -274,7 +276,7 @@ def stated_step_seconds(text: str) -> float | None:
     m = _STEP_SECONDS.search(text.rsplit("\r", 1)[-1])
     if m is None:
         return None
-    scale = 1.0 if m["s1"] or m["s2"] else 0.001
+    scale = 1.0 if m["s1"] or m["s2"] or m["s3"] else 0.001
     raw = next(g for g in m.groups() if g)
     try:
         value = float(raw) * scale

@@ -646,6 +646,7 @@ class _Replay:
             # lines), or the stamps' time zone changing: the job was not silent for the whole
             # gap, and when it was is not known.
             self.cut = False
+            self.engine.no_silence_until(stamp)
             self.at, self.last_stamped, self.stamp_text = stamp, self.report.lines, text
             return
         if self.at is not None and stamp > self.at:

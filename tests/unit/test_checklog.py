@@ -359,6 +359,28 @@ def test_a_job_that_requeues_itself_twice_is_judged_on_its_third_attempt(tmp_pat
     assert [f["attempt"] for f in out["findings"]] == [0, 1]
 
 
+def test_the_time_an_excerpts_cut_hides_is_no_quiet_before_training(tmp_path: Path) -> None:
+    """The excerpt's set-up lines, a "..." cut of 15 minutes, then training reports whose pace
+    the lines do not state. The cut's 15 minutes are not a silence the job came back from (the
+    watcher of the whole log never saw them), so they do not stretch the wait after the first
+    report: 5 minutes to the second report is a hang, as the watcher finds it. With the pace
+    stated (MMCV's `time: 17.4` s per iteration, 50 iterations a report) it is none."""
+
+    def lines(stated: str) -> list[str]:
+        return [
+            f"{stamp(START)} mmdet - INFO - Environment info:",
+            f"{stamp(START + 1)} mmdet - INFO - Config:",
+            "...",
+            f"{stamp(START + 900)} mmdet - INFO - Epoch [1][50/2439]\t{stated}loss: 2.1",
+            f"{stamp(START + 1200)} mmdet - INFO - Epoch [1][100/2439]\t{stated}loss: 2.0",
+        ]
+
+    out = check_log(write(tmp_path, lines(""))).to_json()
+    assert [f["kind"] for f in out["findings"]] == ["HANG"], out["findings"]
+    out = check_log(write(tmp_path, lines("time: 6.0, data_time: 0.1, "))).to_json()
+    assert out["findings"] == [], out["findings"]
+
+
 def test_a_straggler_report_is_a_straggler(tmp_path: Path) -> None:
     t = START + 130
     lines = [

@@ -34,6 +34,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("[rank2]: Signal 6 (SIGABRT) received by PID 4711", "aborted", "UNKNOWN", False, (), True, False, False, False),
     ("(RayWorkerVllm pid=7046) Fatal Python error: Aborted", "aborted", "UNKNOWN", False, (), True, False, False, False),
     ("/bin/sh: line 1:  4711 Aborted                 (core dumped) python train.py", "aborted", "UNKNOWN", False, (), True, False, False, False),
+    # round 24: a DataLoader worker a native fault ended (tcmalloc's invalid free, then abort())
+    ("RuntimeError: DataLoader worker (pid 2256) is killed by signal: Aborted. ", "aborted", "UNKNOWN", False, (), True, False, False, False),
     ("*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f12) from PID 0; stack trace: ***", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("process 3 terminated with signal SIGSEGV", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("/bin/bash: line 1: 4711 Bus error (core dumped) python train.py", "bus_error", "NODE", True, (), True, False, False, False),
@@ -151,6 +153,10 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 len=32696 vendor err 129 (Send)", "nccl_ib_completion_error", "NETWORK", False, (), True, False, False, False),
     # a framework's divergence verdict, also inside a mangled exception line
     ("Runtime Error: floatingPointError: Loss became infinite or NaN at iteration=166!", "nan_loss", "APPLICATION", False, (), False, False, False, False),
+    # round 24: torchvision's references stop on a non-finite loss
+    ("Loss is nan, stopping training", "nan_loss", "APPLICATION", False, (), False, False, False, False),
+    # round 24: the driver API's name of a failed kernel launch (TensorFlow), as its runtime words
+    ("2019-05-15 07:00:34.445685: E tensorflow/stream_executor/cuda/cuda_event.cc:48] Error polling for event status: failed to query event: CUDA_ERROR_LAUNCH_FAILED: unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False, False),
     ("FloatingPointError: Predicted boxes or scores contain Inf/NaN. Training has diverged.", "nan_loss", "APPLICATION", False, (), False, False, False, False),
     ("Batch 1200: Invalid loss, terminating training", "nan_loss", "APPLICATION", False, (), False, False, False, False),
     # srun could not lay the step's tasks out: Slurm's side (request, binding), not a node
@@ -234,6 +240,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("mlx5: node12: got completion with error:", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("[node12:4711:0:4711] ib_mlx5_log.c:174  Remote access error on mlx5_0:1/IB (synd 0x13 vend 0x88 hw_synd 0/0)", "transport_error", "NETWORK", False, (), True, False, False, False),
     ("[1700000000.123] [node12:4711:0] ucp_worker.c:1783 UCX  ERROR   ucp_ep(0x7f) Endpoint timeout", "transport_error", "NETWORK", False, (), True, False, False, False),
+    # TensorFlow's start-up probe on a node without a GPU: no GPU fault (it runs on the CPU)
+    ("2023-05-10 12:03:17.602190: E tensorflow/stream_executor/cuda/cuda_driver.cc:271] failed call to cuInit: CUDA_ERROR_NO_DEVICE: no CUDA-capable device is detected", "cuda_error", "UNKNOWN", False, (), True, False, False, False),
     # round 23: TensorFlow's collective all-reduce aborted by a peer's closed socket
     ("2019-05-19 15:08:13.128241: E tensorflow/core/common_runtime/ring_reducer.cc:369] Aborting RingReduce with Unavailable: Socket closed", "transport_error", "NETWORK", False, (), True, False, False, False),
     # round 22: AWS Neuron's collectives failing to register a ring's buffers with EFA
@@ -758,6 +766,10 @@ def test_traceback_state_is_bounded() -> None:
         ("===> Epoch[140](1/5):  Loss_DI: 0.2540 Loss_GI: 0.2488", 701, None, None, None, None),
         ("09-24 22:53:20 Epoch 0/7 itr 79/3489: lr: 0.0001 speed: 2.40(0.65s r1.74)s/itr", 79,
          None, None, None, None),
+        # MMCV's logger names its losses first; the plain "loss" is the fourth (round 24)
+        ("2022-02-09 20:28:32,418 - mmdet - INFO - Epoch [1][658/742]     lr: 5.000e-05, eta: "
+         "2:15:01, time: 0.396, data_time: 0.159, memory: 4127, loss_cls: nan, loss_bbox: nan, "
+         "loss_centerness: nan, loss: nan", 1400, None, math.nan, None, None),
         # torchtitan's colours, written to the file too
         ("[titan] 2026-05-12 23:00:40,104 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss: "
          "12.02312  \x1b[34mtps: 3,570  \x1b[36mtflops: 27.04  \x1b[35mmfu: N/A\x1b[39m", 10,
@@ -897,6 +909,35 @@ def test_a_scripts_missing_command_is_no_death_of_its_own() -> None:
     assert launcher is not None and launcher.name == "cannot_run" and launcher.fatal
 
 
+def test_an_exception_that_ends_one_thread_does_not_end_the_process() -> None:
+    """threading's "Exception in thread NAME:" before a traceback: the exception ended that
+    thread, not the process (a warning, not fatal). Two threads' reports may interleave; each
+    traceback ends in its own exception line. The main thread's is a death."""
+    tb = Traceback()
+    lines = [
+        "Exception in thread Thread-1:",
+        "Exception in thread Thread-3 (_writer):",
+        "Traceback (most recent call last):",
+        "Traceback (most recent call last):",
+        '  File "/usr/lib/python3.10/threading.py", line 1016, in _bootstrap_inner',
+        '  File "/usr/lib/python3.10/threading.py", line 1016, in _bootstrap_inner',
+        '    raise OSError("handle is closed")',
+        "OSError: handle is closed",
+        '    raise OSError("handle is closed")',
+        "OSError: handle is closed",
+    ]
+    found = [s for line in lines if (s := tb.feed(line)) is not None]
+    assert [(s.fatal, s.immediate) for s in found] == [(False, False), (False, False)]
+    assert found[0].summary.endswith("(in thread Thread-1)")
+    assert found[1].summary.endswith("(in thread Thread-3 (_writer))")
+    main = Traceback()
+    for line in ["Exception in thread MainThread:", "Traceback (most recent call last):",
+                 '  File "train.py", line 3, in <module>']:  # fmt: skip
+        main.feed(line)
+    signal = main.feed("OSError: handle is closed")
+    assert signal is not None and signal.fatal
+
+
 def test_an_exception_in_a_queues_feeder_thread_does_not_end_the_process() -> None:
     """multiprocessing's feeder thread prints what it could not pickle and goes on (the item
     never arrives): the error is kept for attribution, not a death (heldout17's full /dev/shm)."""
@@ -947,3 +988,16 @@ def test_an_http_transfer_cut_midway_is_the_networks(
     tb = Traceback()
     found = [s for line in lines if (s := tb.feed(line)) is not None]
     assert [(s.category.value, s.requeue_helps) for s in found] == [(category, requeue)]
+
+
+def test_a_thread_announcement_without_its_traceback_marks_no_later_one() -> None:
+    """ "Exception in thread Thread-1:" whose traceback never follows (a cut excerpt): a
+    traceback many lines later is the main thread's, a death."""
+    tb = Traceback()
+    tb.feed("Exception in thread Thread-1:")
+    for i in range(20):
+        tb.feed(f"step {i} loss 2.0")
+    for line in ["Traceback (most recent call last):", '  File "train.py", line 3, in <module>']:
+        tb.feed(line)
+    signal = tb.feed("OSError: handle is closed")
+    assert signal is not None and signal.fatal

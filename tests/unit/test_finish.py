@@ -54,6 +54,10 @@ TELEMETRY = (
         (["I0627 03:28:14.706852 10388 solver.cpp:322] Optimization Done."], True),
         (["I0627 03:28:14.706852 10388 solver.cpp:322] Optimization Done soon"], False),
         (["[after training is done] datetime: 2026-11-21 10:05:00"], True),
+        # STTN's trainer (round 24); not an epoch's or a step's end
+        (["End training...."], True),
+        (["End of training epoch 3"], False),
+        (["End training step 40"], False),
         (["training is starting", "Training loss 2.3"], False),
         # telemetry: the training loop's span stopped cleanly, or after an error
         ([TELEMETRY.format(type="stop", name="training_loop")], True),

@@ -367,6 +367,12 @@ def test_no_straggler_after_a_crash() -> None:
         ("[step=40] loss=2.1 step_time: 412 ms", 0.412),
         ('{"step": 40, "loss": 2.1, "step_ms": 85.2}', 0.0852),
         ("step 50/2400 loss=4.9179 ms_per_step=25.9 tok_per_s=39472", 0.0259),
+        # MMCV's and MMEngine's loggers: seconds per iteration (round 24)
+        (
+            "Epoch [1][50/2439]\tlr_backbone: 1.000e-04, eta: 98 days, 6:35:26, time: 17.408, "
+            "data_time: 6.664, memory: 6954",
+            17.408,
+        ),
         ("step 40, loss = 2.10 (512.3 examples/sec; 0.25 sec/batch)", 0.25),
         ("step 40 | loss 2.1 | lr 1e-3", None),  # no time stated
         ("step 40 | loss 2.1 | data_time: 3 ms", None),  # a part of the step, not the step

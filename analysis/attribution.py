@@ -136,6 +136,19 @@ def _store_port_contended(signals: Sequence[Signal]) -> str | None:
     return next((port for port, n in counts.items() if n >= 2), None)
 
 
+def _terminated_by_its_cancel(signals: Sequence[Signal], cancel: int) -> bool:
+    """srun reported every task of a step "Terminated" (SIGTERM, what a cancel sends) after the
+    step's reasonless cancel at `cancel`, none having ended on its own: the step was cancelled
+    from outside (scancel, a preemption). srun ending a step after a task failed kills the
+    others ("Killed"), after that task's own end."""
+    after = signals[cancel + 1 :]
+    return (
+        signals[cancel].name == "slurm_step_cancelled"
+        and bool(after)
+        and all(s.name == "srun_task_killed" and s.detail == "Terminated" for s in after)
+    )
+
+
 def _links_failed(signals: Sequence[Signal]) -> bool:
     """Two ranks or more each lost their connection to a peer, and nothing else happened: no
     rank failed of its own, none was killed (the processes exited with the errors they printed).
@@ -176,18 +189,7 @@ def attribute(
     cancels = [i for i, signal in enumerate(signals) if signal.name.startswith("slurm_")]
     # A reasonless job cancel anywhere (scancel of the job: its steps' cancels come first).
     job_cancelled = any(s.name == "slurm_step_cancelled" and s.detail == "job" for s in signals)
-    # srun reporting every task of a step "Terminated" (SIGTERM, what a cancel sends) after the
-    # step's reasonless cancel, none having ended on its own: the step was cancelled from
-    # outside (scancel, a preemption). srun ending a step after a task failed kills the others
-    # ("Killed"), after that task's own end.
-    step_terminated = False
-    if cancels:
-        after = signals[cancels[0] + 1 :]
-        step_terminated = (
-            signals[cancels[0]].name == "slurm_step_cancelled"
-            and bool(after)
-            and all(s.name == "srun_task_killed" and s.detail == "Terminated" for s in after)
-        )
+    step_terminated = bool(cancels) and _terminated_by_its_cancel(signals, cancels[0])
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
         cut = (reasoned or cancels)[0]

@@ -336,6 +336,11 @@ _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps
 _TRAINER_RECORD = re.compile(r"^\s*\{'loss': '?[-\d.eE+naif]+'?, .*'epoch': '?[\d.]+'?")
 
 
+def _across_epochs(m: re.Match[str]) -> str:
+    """An epoch's batch `n` of `total` counted on across epochs, so that the count only grows."""
+    return str(int(m["epoch"]) * int(m["total"]) + int(m["n"]))
+
+
 def _last_report(text: str) -> str:
     """What a line redrawn with carriage returns shows last: its last segment, or its last
     progress bar when a record followed the bar (HF Trainer clears the bar, then prints its
@@ -374,7 +379,7 @@ def parse_progress(text: str) -> Progress | None:
         if m is not None and m["bar"] and "Epoch " in last:
             e = _EPOCH_BAR.search(last)
             if e is not None:  # batches counted on across epochs, so that the count only grows
-                iteration = str(int(e["epoch"]) * int(e["total"]) + int(e["n"]))
+                iteration = _across_epochs(e)
     if iteration is None and "rain Epoch:" in text:
         m = _TRAIN_EPOCH.search(text)
         if m is not None:
@@ -382,11 +387,11 @@ def parse_progress(text: str) -> Progress | None:
     if iteration is None and "Train: " in text:
         m = _TIMM_TRAIN.search(text)
         if m is not None:
-            iteration = str(int(m["epoch"]) * int(m["total"]) + int(m["n"]))
+            iteration = _across_epochs(m)
     if iteration is None and "poch" in last:
         m = _EPOCH_BATCH.search(last)
         if m is not None and int(m["n"]) <= int(m["total"]):
-            iteration = str(int(m["epoch"]) * int(m["total"]) + int(m["n"]))
+            iteration = _across_epochs(m)
     tflops = _field(text, "TFLOP", _NUM_AFTER_TFLOP) if has_tflop else None
     elapsed = _field(text, _ELAPSED_KEY, _NUM, 1) if "elapsed" in text else None
     # Megatron's two readings are read already: the general patterns need not look for them.

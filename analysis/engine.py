@@ -933,9 +933,7 @@ class LogEngine:
                     stop = next((s for s in self._signals if s.outside_stop), None)
                     if stop is not None:
                         self._stopped = (stop, self._pending_since)
-                self._signals.clear()  # training went on: not fatal
-                self._pending_since = None
-                self._pending_fatal = False
+                self._went_on()  # training went on: not fatal
         return self._nan_check(progress, line)
 
     def _nan_check(self, progress: Progress, line: str) -> Signal | None:
@@ -991,12 +989,16 @@ class LogEngine:
                 # The batch script's command that failed before the launch (`conda activate`
                 # in a shell not set up for it) did not end the job: its program has started
                 # and loaded a checkpoint since.
-                self._signals.clear()
-                self._pending_since = None
-                self._pending_fatal = False
+                self._went_on()
             self._first_progress_after_load = None
             if event.iteration is not None and self._iteration is None:
                 self._iteration = event.iteration
+
+    def _went_on(self) -> None:
+        """The job went on past the failure signals pending: none of them was fatal."""
+        self._signals.clear()
+        self._pending_since = None
+        self._pending_fatal = False
 
     def end_of_attempt(self, *, failed: bool, at: float) -> None:
         """The attempt is over: a save it was still in ended with it (if it did not fail)."""

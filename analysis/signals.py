@@ -1447,12 +1447,11 @@ class _OpenTraceback:
     http: bool = False  # a frame was an HTTP client's
     shm: bool = False  # the last frame was in multiprocessing's /dev/shm code
     feeder: bool = False  # the first frame was a multiprocessing queue's feeder thread
-    # Python said before it "Exception in thread NAME:": that thread's only (one name per
-    # traceback this state follows)
+    # One entry per traceback this state follows, oldest first: the thread Python named before
+    # it ("Exception in thread NAME:": that thread's only), or "". More than one when tracebacks
+    # of the same rank began before the first printed a frame (two threads' reports
+    # interleaved): each ends in its own exception line.
     threads: list[str] = field(default_factory=list)
-    # Tracebacks of the same rank that began before this one printed a frame (two threads'
-    # reports interleaved): each ends in its own exception line
-    more: int = 0
     ignored: bool = False  # Python said before it "Exception ignored in ...": no death
 
 
@@ -1543,9 +1542,8 @@ class Traceback:
             if threads is not None and not threads:
                 del self._threads[key]
             open_ = self._open.get(key)
-            if open_ is not None and open_.seen == 0 and open_.more < _MAX_THREADS:
-                open_.more += 1  # interleaved with the one begun just before
-                open_.threads.append(thread)
+            if open_ is not None and open_.seen == 0 and len(open_.threads) <= _MAX_THREADS:
+                open_.threads.append(thread)  # interleaved with the one begun just before
             else:
                 self._open[key] = _OpenTraceback(ignored=self._ignored == (key,), threads=[thread])
             self._ignored = None
@@ -1581,9 +1579,7 @@ class Traceback:
         if m is None:
             return None
         thread = state.threads.pop(0) if state.threads else ""
-        if state.more:
-            state.more -= 1  # the next interleaved traceback's exception line is still to come
-        else:
+        if not state.threads:  # else an interleaved traceback's exception line is still to come
             del self._open[key]
         if state.ignored:
             self.consumed = True  # not a bare exception line either

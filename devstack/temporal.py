@@ -222,13 +222,8 @@ class TemporalServer:
         one in between (seen with several servers starting at once). Starting again is safe."""
         if self.is_running():
             return False
-        try:
-            with open(self.log_file, "rb") as fh:
-                fh.seek(log_from)
-                written = fh.read()
-        except OSError:
-            return False
-        return b"address already in use" in written
+        written = self._written_since(log_from)
+        return written is not None and b"address already in use" in written
 
     def _killed_without_a_word(self, pid: int, log_from: int) -> str:
         """How the server ended, if a signal killed it before it wrote anything, else "".
@@ -240,14 +235,19 @@ class TemporalServer:
         ended = how_it_ended(pid)
         if not ended.startswith("killed") or self.is_running():
             return ""
+        written = self._written_since(log_from)
+        if written is None or written.strip().partition(b"\n")[2].strip():
+            return ""  # unreadable, or more than our own "--- <time> starting: [...]" line
+        return ended
+
+    def _written_since(self, log_from: int) -> bytes | None:
+        """The server's log from byte `log_from` on (None if it cannot be read)."""
         try:
             with open(self.log_file, "rb") as fh:
                 fh.seek(log_from)
-                written = fh.read()
+                return fh.read()
         except OSError:
-            return ""
-        # Only our own "--- <time> starting: [...]" line.
-        return ended if not written.strip().partition(b"\n")[2].strip() else ""
+            return None
 
     def wait_until_serving(self, *, timeout: float) -> None:
         deadline = time.monotonic() + timeout

@@ -76,7 +76,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout17" the seventeenth, after heldout16/; "heldout18" the eighteenth, after heldout17/;
 # "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/;
 # "heldout21" the twenty-first, after heldout20/; "heldout22" the twenty-second, after heldout21/;
-# "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/.
+# "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/;
+# "heldout25" the twenty-fifth, after heldout24/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -103,6 +104,7 @@ SPLITS = {
     "heldout22": CORPUS / "heldout22",
     "heldout23": CORPUS / "heldout23",
     "heldout24": CORPUS / "heldout24",
+    "heldout25": CORPUS / "heldout25",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -31,7 +31,8 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout25/, once drawn)
+# The held-out set's, as measured (heldout25/: one of 49 on the code before round 25).
+HELDOUT_DISAGREEMENTS = 1
 POLL_S = 0.5
 
 
@@ -239,7 +240,9 @@ async def test_watcher_and_check_log_agree_on_the_former_heldout_sets(
         if watched != checklog_verdict(split, name):
             disagree.append(name)
     if split in HELDOUT:
-        # Measured, never studied: the count only, no log named.
-        assert len(disagree) <= HELDOUT_DISAGREEMENTS, len(disagree)
+        # Measured, never studied: the count only, no log named (counted apart, so that
+        # pytest's report of a failed assert cannot show the list).
+        count = len(disagree)
+        assert count <= HELDOUT_DISAGREEMENTS, count
     else:
         assert disagree == []

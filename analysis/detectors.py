@@ -332,16 +332,16 @@ _EPOCH_BATCH = re.compile(
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
                    "Train: ", "'loss': ", "poch")  # fmt: skip
-# Hugging Face Trainer's log record, printed once per `logging_steps` without a step number
-# ({'loss': 6.907, 'grad_norm': 0.15, 'learning_rate': 0.0002, 'epoch': 0.0032}; transformers 5
-# quotes the values): a training step's report. Not 'eval_loss' (an evaluation's result) nor
-# 'train_loss' (the run's closing summary).
 # Training announcing where it starts ("Start training from epoch: 0, iter: 0", detectron2's
 # "Starting training from iteration 0", torchtitan's "Training starts at step 1"): no step is
 # done yet, and the first report may come many steps later.
 _TRAINING_STARTS = re.compile(
     r"\bStart(?:ing)? training from (?:epoch|iter)|\bTraining starts at (?:step|iter)"
 )
+# Hugging Face Trainer's log record, printed once per `logging_steps` without a step number
+# ({'loss': 6.907, 'grad_norm': 0.15, 'learning_rate': 0.0002, 'epoch': 0.0032}; transformers 5
+# quotes the values): a training step's report. Not 'eval_loss' (an evaluation's result) nor
+# 'train_loss' (the run's closing summary).
 _TRAINER_RECORD = re.compile(r"^\s*\{'loss': '?[-\d.eE+naif]+'?, .*'epoch': '?[\d.]+'?")
 
 

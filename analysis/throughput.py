@@ -33,8 +33,6 @@ class ThroughputSettings:
     sustained: int = 10  # degraded reports in a row that confirm a drop
     deep_drop: float = 0.5  # a report below (1 - deep_drop) x baseline is deeply degraded...
     deep_sustained: int = 6  # ... and this many of those in a row confirm a drop sooner
-    collapse: float = 2 / 3  # a report below (1 - collapse) x baseline has collapsed...
-    collapse_sustained: int = 3  # ... and this many of those in a row confirm it soonest
     quiet: int = 1  # reports ignored after a checkpoint save or an evaluation
 
 
@@ -122,12 +120,6 @@ class ThroughputMonitor:
         recent = self._degraded[-s.deep_sustained :]
         if len(recent) == s.deep_sustained and all(x < deep for x in recent):
             needed = min(needed, s.deep_sustained)  # a job at half speed: no need to wait
-        # A job at a third of its speed or less: its reports may come minutes apart by then
-        # (heldout24's whole job throttled to 2.2k tokens/s from 10k, one report per 45 s).
-        collapsed = (1.0 - s.collapse) * self.baseline
-        recent = self._degraded[-s.collapse_sustained :]
-        if len(recent) == s.collapse_sustained and all(x < collapsed for x in recent):
-            needed = min(needed, s.collapse_sustained)
         if len(self._degraded) < needed:
             return None
         self.confirmed = True

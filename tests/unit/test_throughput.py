@@ -108,11 +108,6 @@ CASES: list[tuple[str, list[str], int]] = [
     # are the baseline; a drop below half the baseline is confirmed in 6 reports, not 10
     ("a deep drop of six reports", reports([*STEADY, *[150.0] * 6]), 1),
     ("a deep drop of five reports", reports([*STEADY, *[150.0] * 5, *STEADY]), 0),
-    # ... and a collapse to a third of the baseline or less in 3 (a job throttled to a fifth of
-    # its speed reports a fifth as often: 6 reports may be many minutes)
-    ("a collapse of three reports", reports([*STEADY, *[110.0] * 3]), 1),
-    ("a collapse of two reports", reports([*STEADY, *[110.0] * 2, *STEADY]), 0),
-    ("a deep drop just above a third", reports([*STEADY, *[135.0] * 5, *STEADY]), 0),
     ("a 40% drop needs ten reports", reports([*STEADY, *[230.0] * 9, *STEADY]), 0),
 ]
 

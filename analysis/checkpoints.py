@@ -163,6 +163,12 @@ _FORMS: tuple[tuple[str, str, re.Pattern[str], Kind, bool, bool], ...] = tuple(
         # checkpoint 'ckpt.pth.tar' (epoch 3)"
         ("generic", "oaded checkpoint",
          r"(?i:\bloaded checkpoint)(?: from)? ?'?(?P<path>/?[^\s']+)?", _LD, False, False),
+        # A load that states what it took: "Loading the checkpoint at step 800 from
+        # /ck/step-800.pt took 0.05s" (done, unlike a "Loading ..." that opens one)
+        ("generic", "oading",
+         r"(?i:\bloading (?:the )?(?:checkpoint|ckpt))\b(?=.*?\btook\b)"
+         r"(?=(?:.{0,80}?\bstep[ =:]?\s*(?P<step>\d+))?)(?:.{0,80}?\bfrom (?P<path>\S+))?", _LD,
+         False, False),
         ("generic", "heckpoint saved",
          r"(?i:checkpoint) saved(?: to| in| at)? ?(?P<path>\S+)?", _D, False, False),
         ("generic", "aved checkpoint", r"(?i:saved) checkpoint(?: to| at)? ?(?P<path>\S+)?", _D,

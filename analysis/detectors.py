@@ -192,6 +192,7 @@ _TOKENS = (
     # tqdm progress bars, fairseq, TensorFlow). A step counter is a token only in a report's
     # grammar (`_STEP_REPORT_RE`): per-rank debug lines say "step 12 micro-batch 3" by the thousand.
     "iter ",
+    "iter: ",  # BasicSR and its kin: "[epoch:  1, iter:     100, lr:(2.999e-05,)]"
     "it/s",
     "PerSec",
     "tps",
@@ -302,7 +303,9 @@ def _field(text: str, key: str, pattern: re.Pattern[str], tries: int = 3) -> str
 # Other frameworks' step counters: torchtitan "step: 10", DeepSpeed "step=25", nanoGPT
 # "iter 100:", Lightning/HF "global step 20", "Step 5/100", and a tqdm bar's "| 20/45 [".
 _STEP = re.compile(
-    r"""(?:\b(?:global[_ ])?step|\biter)["']?\s*[:=#]?\s*(?P<n>\d+)\b(?!\s*%)"""
+    # (a count may group its thousands: BasicSR's "[epoch: 92, iter:   5,100, lr:(4.7e-07,)]")
+    r"""(?:\b(?:global[_ ])?step|\biter)["']?\s*[:=#]?\s*(?P<n>\d{1,3}(?:,\d{3})+|\d+)\b"""
+    r"(?!\s*%)"
     r"|\|\s*(?P<bar>\d+)/\d+ \["
 )
 # PyTorch's examples: "Train Epoch: 2 [2560/60000 (4%)]": the samples seen, counted on across
@@ -329,6 +332,12 @@ _EPOCH_BATCH = re.compile(
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
                    "Train: ", "'loss': ", "poch")  # fmt: skip
+# Training announcing where it starts ("Start training from epoch: 0, iter: 0", detectron2's
+# "Starting training from iteration 0", torchtitan's "Training starts at step 1"): no step is
+# done yet, and the first report may come many steps later.
+_TRAINING_STARTS = re.compile(
+    r"\bStart(?:ing)? training from (?:epoch|iter)|\bTraining starts at (?:step|iter)"
+)
 # Hugging Face Trainer's log record, printed once per `logging_steps` without a step number
 # ({'loss': 6.907, 'grad_norm': 0.15, 'learning_rate': 0.0002, 'epoch': 0.0032}; transformers 5
 # quotes the values): a training step's report. Not 'eval_loss' (an evaluation's result) nor
@@ -368,6 +377,8 @@ def parse_progress(text: str) -> Progress | None:
         return None  # "saving checkpoint at iteration N" is a save, not a step
     if phase_marker(text) == EVALUATING:
         return None  # an evaluation's own progress bar: neither training steps nor throughput
+    if "raining" in text and _TRAINING_STARTS.search(text) is not None:
+        return None
     has_tflop = "TFLOP" in text
     # "iterations: 3" (Megatron's "number of skipped iterations") is no iteration number: a
     # digit must follow "iteration" directly.
@@ -397,7 +408,7 @@ def parse_progress(text: str) -> Progress | None:
     # Megatron's two readings are read already: the general patterns need not look for them.
     known: list[tuple[str, float]] = []
     if elapsed is not None and (step_ms := _float(elapsed)):
-        known.append(("step_time", 1.0 / step_ms))
+        known.append(("step_time", 1000.0 / step_ms))  # steps per second
     if tflops is not None and (value := _float(tflops)):
         known.append(("tflops", value))
     # A bar tqdm draws below another moves the cursor back up after each redraw ("\x1b[A"): a
@@ -412,7 +423,7 @@ def parse_progress(text: str) -> Progress | None:
     loss = _field(text, "loss", _NUM_AFTER_LOSS, 8) or _field(text, "Loss", _NUM_AFTER_LOSS)
     nans = _field(text, _NAN_KEY, _NUM, 1) if "nan iter" in text else None
     return Progress(
-        _count(iteration),
+        _count(iteration.replace(",", "") if iteration else None),
         _float(tflops) if tflops is not None else None,
         _float(loss) if loss is not None else None,
         _float(elapsed) if elapsed is not None else None,

@@ -81,7 +81,7 @@ from analysis.detectors import (
     parse_progress,
     phase_marker,
 )
-from analysis.finish import FinishWatch
+from analysis.finish import FinishWatch, is_launch
 from analysis.layout import block_layout
 from analysis.lines import parse_timestamp, split_prefix
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
@@ -556,9 +556,13 @@ class LogEngine:
         """For a reader of a whole file (`ajr check-log`, the corpus replay): whether the `gap`
         seconds between two stamped lines, the later one `text` stamped `at`, were not the job's
         silence: lines without a time reported progress in it (the engine had made
-        `reports_then` reports by the earlier stamped line), or it is a cut (`gap_is_cut`)."""
+        `reports_then` reports by the earlier stamped line), or it is a cut (`gap_is_cut`), or
+        training had finished and a launcher starts the program again: the time between one
+        run's end and the next launch appending to the file is no run's silence."""
         return gap >= _CUT_CHECK_S and (
-            self._progress_reports > reports_then or self.gap_is_cut(text, at)
+            self._progress_reports > reports_then
+            or self.gap_is_cut(text, at)
+            or (self._finished_at is not None and is_launch(text))
         )
 
     def gap_is_cut(self, text: str, at: float) -> bool:
@@ -818,12 +822,14 @@ class LogEngine:
                 or "illed" in line
                 or "dumped" in line
                 or "ERROR" in line
+                or "SIG" in line
             ):
                 # A failure report that also counts something ("Detected 2 oom-kill events in
                 # step 3756240.batch", "FloatingPointError: ... at iteration=1029!", Megatron's
                 # "ERROR:...:Rank 1, node node2, device 0, iteration #14: ...") is the failure:
                 # it is no step of training. So is a progress bar the shell's death report was
-                # appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed").
+                # appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed"), or a
+                # signal's ("... 3.31s/it, v_num=29][rank: 2] Received SIGTERM: 15").
                 failure = detect_crash(line, self._names)
                 if failure is not None:
                     return failure

@@ -53,6 +53,13 @@ TOKENS = (
     "End training",
     "End of training",
 )
+# A launcher starting the program (torchrun's own log lines, from torch/distributed/run.py, and
+# its OMP_NUM_THREADS banner; the DeepSpeed launcher's WORLD INFO DICT): once training has
+# finished, another launch writing to the same file (`nohup ... >> out`), not the finished one.
+_LAUNCH = re.compile(
+    r"torch/distributed/run\.py:\d+\]|Setting OMP_NUM_THREADS environment variable for each"
+    r"|\bWORLD INFO DICT:"
+)
 _MLPERF_STOP = re.compile(r'"key": "run_stop".*"status": "success"')
 
 
@@ -85,3 +92,10 @@ class FinishWatch:
             self.telemetry_error = True
             return False
         return record.type in ("stop", "complete") and not self.telemetry_error
+
+
+def is_launch(text: str) -> bool:
+    """`text` is a launcher's line as it starts the program (see `_LAUNCH`)."""
+    return ("run.py" in text or "OMP_NUM" in text or "WORLD INFO" in text) and (
+        _LAUNCH.search(text) is not None
+    )

@@ -384,7 +384,10 @@ _CUDA = re.compile(
     r"|cuda runtime error \(\d+\) : (?P<legacy>[^\n]*?)(?: at |$)"
     r"|THCudaCheck FAIL .*?: (?P<thc>[^\n]*)"
     r"|(?:CUDA|Cuda) (?:failure|Error)[: ]+(?P<other>[^\n]*)"
-    r"|== cudaSuccess \(\d+ vs\. 0\)\s*(?P<glog>[^\n]*)"
+    # glog's CHECK: "error == cudaSuccess (4 vs. 0)  unspecified launch failure", or Caffe2's
+    # without the numbers: "Check failed: error == cudaSuccess unspecified launch failure", up to
+    # the next thread's glog prefix when their reports run together on one line
+    r"|== cudaSuccess(?: \(\d+ vs\. 0\))?\s*(?P<glog>[^\n]*?)(?=[FEWI]\d{4} \d\d:|$)"
     # Kaldi's CU_SAFE_CALL: 'cudaError_t 4 : "unspecified launch failure" returned from ...'
     r'|cudaError_t \d+ : "(?P<kaldi>[^"]*)"'
     # the number first, then its text: Marian's "CUDA error 999 'unknown error' - file:54: ..."

@@ -169,26 +169,28 @@ def _settled(window: Sequence[float], drop: float) -> bool:
 
 # --- throughput readings in other frameworks' words -------------------------------------------
 
-# (metric, needles, pattern, unit is a time per step). Each names one number on a progress line;
-# a time per step is turned into a rate, so that for every metric higher is better. A pattern is
-# searched only on a line holding one of its needles: Python's re tries an unanchored
-# alternation at every position (~20 us a line), a substring test costs ~50 ns.
-_READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
+# (metric, needles, pattern, seconds per unit of a time per step, or None for a rate). Each names
+# one number on a progress line; a time per step is turned into steps per second, so that for
+# every metric higher is better. A pattern is searched only on a line holding one of its needles:
+# Python's re tries an unanchored alternation at every position (~20 us a line), a substring test
+# costs ~50 ns.
+_MS = 0.001
+_READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...] = (
     ("step_time", ("elapsed time per iteration",),
-     re.compile(r"elapsed time per iteration \(ms\):\s*([\d.]+)"), True),
+     re.compile(r"elapsed time per iteration \(ms\):\s*([\d.]+)"), _MS),
     ("tflops", ("TFLOP", "tflops"),
      re.compile(r"""TFLOP/?s(?:/GPU)?\)?\s*[:=]\s*([\d.]+)|\btflops["']?\s*[:=]\s*["']?([\d.]+)"""),
-     False),
+     None),
     # (a key may be quoted: JSON-lines metrics, Python dicts; so may a value: transformers 5's
     # Trainer logs {'loss': '6.745', 'samples_per_second': '117.3'})
     ("mfu", ("mfu", "MFU", "Mfu"),
-     re.compile(r"""\bmfu\b["']?\s*[:=]?\s*["']?([\d.]+)\s*%?""", re.IGNORECASE), False),
+     re.compile(r"""\bmfu\b["']?\s*[:=]?\s*["']?([\d.]+)\s*%?""", re.IGNORECASE), None),
     ("tokens", ("tps", "tok"), re.compile(
         r"""\btps["']?\s*[:=]\s*["']?([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"""
         # (not the Trainer's `train_tokens_per_second`: an average over the whole run so far)
         r"""|(?<!train_)tok(?:en)?s?[_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*["']?([\d,.]+)"""
         r"|(?<![\w.,+-])([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b(?!\s*[:=])"),
-     False),
+     None),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
                  "wps"), re.compile(
         r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)"
@@ -198,19 +200,20 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], bool], ...] = (
         # samples/s=1069.6" is no "04 samples/s")
         r"|(?<![\w.,+-])([\d,.]+)\s*samples?/s(?:ec)?\b(?!\s*[:=])|samples/s(?:ec)?\s*[:=]\s*"
         r"([\d.]+)|(?<![\w.,+-])([\d,.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"),
-     False),
-    ("its", ("it/s",), re.compile(r"([\d.]+)\s*it/s\b"), False),
+     None),
+    ("its", ("it/s",), re.compile(r"([\d.]+)\s*it/s\b"), None),
     # timm's "Time: 0.312s, 3283.02/s": samples per second, unit unnamed
-    ("samples", ("Time: ",), re.compile(r"\bTime: [\d.]+s,\s*([\d.]+)/s\b"), False),
-    ("step_time", ("s/it",), re.compile(r"([\d.]+)\s*s/it\b"), True),
+    ("samples", ("Time: ",), re.compile(r"\bTime: [\d.]+s,\s*([\d.]+)/s\b"), None),
+    ("step_time", ("s/it",), re.compile(r"([\d.]+)\s*s/it\b"), 1.0),
     ("step_time", ("time", "dt"), re.compile(
         r"\b(?:time|dt|step_time|iter time|iteration time|time per step)\s*[:=]?\s*([\d.]+)"
-        r"\s*ms\b"), True),
+        r"\s*ms\b"), _MS),
     ("step_time", ("_ms", "ms_per_"), re.compile(
-        r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*["']?([\d.]+)"""
-        r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?([\d.]+)"""), True),
-    ("step_time", ("ms/", "sec/batch"), re.compile(
-        r"([\d.]+)\s*(?:ms/step|ms/it)\b|([\d.]+)\s*sec/batch"), True),
+        # (the key and its value may be apart by a space only: "step_ms 128.8")
+        r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]?\s*["']?([\d.]+)"""
+        r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?([\d.]+)"""), _MS),
+    ("step_time", ("ms/",), re.compile(r"([\d.]+)\s*(?:ms/step|ms/it)\b"), _MS),
+    ("step_time", ("sec/batch",), re.compile(r"([\d.]+)\s*sec/batch"), 1.0),
 )  # fmt: skip
 
 
@@ -224,7 +227,7 @@ def throughput_readings(
     """
     text = text.rsplit("\r", 1)[-1]
     found: dict[str, float] = dict(known)
-    for metric, needles, pattern, is_time in _READINGS:
+    for metric, needles, pattern, unit_s in _READINGS:
         if metric in found:
             continue
         for needle in needles:
@@ -243,7 +246,7 @@ def throughput_readings(
         except ValueError:
             continue
         if value > 0:
-            found[metric] = 1.0 / value if is_time else value
+            found[metric] = value if unit_s is None else 1.0 / (value * unit_s)
     return tuple(found.items())
 
 

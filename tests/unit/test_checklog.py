@@ -381,6 +381,57 @@ def test_the_time_an_excerpts_cut_hides_is_no_quiet_before_training(tmp_path: Pa
     assert out["findings"] == [], out["findings"]
 
 
+def basicsr(start: float, iterations: range, every_s: float = 200.0) -> list[str]:
+    """BasicSR's (IQA-PyTorch's) trainer: its start, then a report every 100 iterations."""
+    lines = [f"{stamp(start)} INFO: Model [GeneralIQAModel] is created.",
+             f"{stamp(start + 25)} INFO: Start training from epoch: 0, iter: 0"]  # fmt: skip
+    for n, i in enumerate(iterations, 1):
+        lines.append(
+            f"{stamp(start + 25 + n * every_s)} INFO: [basel..][epoch: {i // 50:3d}, iter: "
+            f"{i:>9,}, lr:(3.000e-05,)] [eta: 2:37:00, time (data): 2.064 (0.521)] l_mos: 2.6e-03"
+        )
+    return lines
+
+
+def test_a_trainer_announcing_its_start_is_not_yet_reporting(tmp_path: Path) -> None:
+    """BasicSR's "Start training from epoch: 0, iter: 0", then a report every 200 s: the wait
+    for the first report is the start's, not a report's pace (counted as a report, the
+    announcement made 200 s a hang); its reports, whose counts group thousands ("iter:
+    5,100"), are progress."""
+    out = check_log(write(tmp_path, basicsr(START, range(100, 5600, 100)))).to_json()
+    assert out["findings"] == [], out["findings"]
+    # counter-example: reports that stop are a hang
+    lines = basicsr(START, range(100, 1100, 100))
+    out = check_log(write(tmp_path, lines), silent_for=3600).to_json()
+    assert [f["kind"] for f in out["findings"]] == ["HANG"], out["findings"]
+    assert "after iteration 1000" in out["findings"][0]["summary"]
+
+
+def test_the_time_between_a_finished_run_and_the_next_launch_is_no_silence(
+    tmp_path: Path,
+) -> None:
+    """`nohup torchrun ... >> nohup.out` twice: the first run ends its training, the second is
+    launched hours later and appends to the file. The hours between are no run's silence."""
+    end = START + 25 + 10 * 200
+    relaunch = end + 3 * 3600
+    glog = time.strftime("W%m%d %H:%M:%S.951555", time.gmtime(relaunch))
+    lines = [
+        *basicsr(START, range(100, 1100, 100)),
+        f"{stamp(end + 60)} INFO: End of training. Time consumed: 0:34:05",
+        f"{glog} 1802469 site-packages/torch/distributed/run.py:793] ",
+        f"{glog} 1802469 site-packages/torch/distributed/run.py:793] Setting OMP_NUM_THREADS "
+        "environment variable for each process to be 1 in default",
+        *basicsr(relaunch + 5, range(100, 1100, 100)),
+    ]
+    out = check_log(write(tmp_path, lines)).to_json()
+    assert out["findings"] == [], out["findings"]
+    # counter-example: hours of silence after the end of training, with no launch after them,
+    # are a job that did not exit
+    first_run = lines[: -len(basicsr(relaunch + 5, range(100, 1100, 100))) - 2]
+    out = check_log(write(tmp_path, first_run), silent_for=3 * 3600).to_json()
+    assert [f["kind"] for f in out["findings"]] == ["HANG"], out["findings"]
+
+
 def test_a_straggler_report_is_a_straggler(tmp_path: Path) -> None:
     t = START + 130
     lines = [

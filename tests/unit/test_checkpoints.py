@@ -104,6 +104,9 @@ FORMS: list[tuple[str, Kind | None, int | None]] = [
     ("resumed from checkpoint step=600 path=/ckpt/latest", Kind.LOAD_DONE, 600),
     ("[async_checkpoint_engine.py:56:load] [AsyncCkpt] Loaded checkpoint from /save/0325-143205/", Kind.LOAD_DONE, None),
     ("=> loaded checkpoint 'runs/ckpt_step_300.pth.tar' (epoch 3)", Kind.LOAD_DONE, 300),
+    # a load that states what it took is done (round 25: a requeued attempt's first words)
+    ("0: Loading the checkpoint at step 800 from /work/runs/c04/ck/step-800.pt took 0.05s", Kind.LOAD_DONE, 800),
+    ("Loading checkpoint shards: 100%|##########| 2/2 [00:05<00:00,  2.61s/it]", None, None),
     # YOLOX's trainer (round 24): printed before the save, whose end is never printed
     ("2021-07-30 02:15:56.815 | INFO     | yolox.core.trainer:save_ckpt:311 - Save weights to ./data/yolox_output/title_coco", Kind.SAVE_START, None),
     ("training_epoch_loop.py:224: You're resuming from a checkpoint that ended before the epoch ended", None, None),

@@ -168,6 +168,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("E coordination_service.cc:954] /job:jax_worker/replica:0/task:37 has been set to ERROR in coordination service: UNAVAILABLE: Task /job:jax_worker/replica:0/task:37 heartbeat timeout. This indicates that the remote task has failed, got preempted, or crashed unexpectedly.", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
     # glog's CHECK on a CUDA call names the error by code and text
     ("F0524 19:24:39.746389 13813 math_functions.cu:81] Check failed: error == cudaSuccess (77 vs. 0)  an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), False, False, False, False),
+    # Caffe2's CHECK without the numbers, every thread's report run together on one line (round 25)
+    ("F0628 15:21:28.669647 1910 context_gpu.h:107] Check failed: error == cudaSuccess unspecified launch failureF0628 15:21:28.669657 1911 context_gpu.h:107] Check failed: error == cudaSuccess unspecified launch failure", "cuda_launch_failure", "GPU", True, (), True, False, False, False),
     # a C/C++ program's own assertion; XLA out of device memory
     ("Assertion failed: data_ != NULL || size_ == 0 (src/msg.cpp:97)", "assertion", "APPLICATION", False, (), False, False, False, False),
     ("python: src/kvstore.cc:212: void Push(): Assertion `keys.size() == vals.size()' failed.", "assertion", "APPLICATION", False, (), False, False, False, False),
@@ -510,6 +512,20 @@ def test_a_checkpoint_op_on_a_missing_file_is_no_storage_fault() -> None:
     assert signal is None or signal.category != "STORAGE"
 
 
+@pytest.mark.parametrize(
+    "line",
+    [
+        "2025-02-04 16:44:33,923 INFO: Start training from epoch: 0, iter: 0",
+        "[03/07 20:19:02 detectron2]: Starting training from iteration 0",
+        "[rank0]:[titan] 2026-05-09 00:54:07,718 - root - INFO - Training starts at step 1251",
+    ],
+)
+def test_training_announcing_its_start_is_no_progress_report(line: str) -> None:
+    """No step is done yet, and the first report may come many steps later: counted as a
+    report, the announcement made the wait for the next one the pace of a report (round 25)."""
+    assert parse_progress(line) is None
+
+
 def test_prefilter_rejects_typical_healthy_lines() -> None:
     assert not may_matter("0: [W init.cpp:767] Warning: nvfuser is no longer supported")
     assert not may_matter("[default0]: using world size: 8, data-parallel size: 8")
@@ -766,6 +782,9 @@ def test_traceback_state_is_bounded() -> None:
         ("===> Epoch[140](1/5):  Loss_DI: 0.2540 Loss_GI: 0.2488", 701, None, None, None, None),
         ("09-24 22:53:20 Epoch 0/7 itr 79/3489: lr: 0.0001 speed: 2.40(0.65s r1.74)s/itr", 79,
          None, None, None, None),
+        # BasicSR and its kin, the count's thousands grouped (round 25)
+        ("2025-02-04 19:35:49,556 INFO: [basel..][epoch: 92, iter:   5,100, lr:(4.713e-07,)] [eta: "
+         "0:16:41, time (data): 1.829 (0.346)] l_mos: 5.1573e-05", 5100, None, None, None, None),
         # MMCV's logger names its losses first; the plain "loss" is the fourth (round 24)
         ("2022-02-09 20:28:32,418 - mmdet - INFO - Epoch [1][658/742]     lr: 5.000e-05, eta: "
          "2:15:01, time: 0.396, data_time: 0.159, memory: 4127, loss_cls: nan, loss_bbox: nan, "
@@ -833,7 +852,7 @@ def test_timms_rate_is_samples_per_second() -> None:
     ("header", "row", "iteration", "loss", "rates"),
     [
         ("step,epoch,loss,lr,step_ms,tokens_per_s", "40,0,3.2582,3.00e-03,19.6,52238", 40,
-         3.2582, {"step_time": 1 / 19.6, "tokens": 52238.0}),
+         3.2582, {"step_time": 1000 / 19.6, "tokens": 52238.0}),
         ("epoch, iter, loss, samples_per_sec", "1, 300, nan, 812.5", 300, math.nan,
          {"samples": 812.5}),
         ("global_step,train_loss,lr", "1200,2.75,", 1200, 2.75, {}),

@@ -614,6 +614,21 @@ def test_a_failure_report_that_counts_steps_is_a_failure_not_progress(line: str,
     assert healthy.iteration == 11 and healthy.pending == ()
 
 
+def test_a_signal_report_written_after_a_progress_bar_is_read() -> None:
+    """Lightning's "[rank: 2] Received SIGTERM: 15" lands on the bar's line (tqdm draws without
+    a newline): the job was stopped from outside, not failed by the DataLoader workers whose
+    "killed by signal: Terminated" errors follow (round 25)."""
+    bar = "Epoch 0:  31%|###       | 1225/3999 [1:07:35<2:33:02,  3.31s/it, v_num=29, loss=0.375]"
+    e = engine()
+    feed(e, [bar], at=0.0)
+    feed(e, [f"{bar}[rank: 2] Received SIGTERM: 15"], at=5.0)
+    assert [s.name for s in e.pending] == ["preempted"]
+    # counter-example: "SIG" in a metric's name is no signal
+    healthy = engine()
+    feed(healthy, [bar, f"{bar[:-1]}, SIGMA_loss=0.2]"], at=0.0)
+    assert healthy.pending == ()
+
+
 def test_a_progress_bar_the_shell_appended_a_death_report_to_is_a_crash() -> None:
     """tqdm draws without a newline: bash's "line 6: 3305 Killed" lands on the bar's line."""
     bar = "Epoch 15 (validation): 2%|#4    | 20/1094 [00:41<11:04,  1.62it/s]"

@@ -10,6 +10,7 @@ from analysis.analyzer import AnalyzerContext, Finding
 from analysis.detectors import parse_progress
 from analysis.engine import LogEngine
 from analysis.throughput import (
+    Drop,
     ThroughputMonitor,
     ThroughputSettings,
     parse_nvrx,
@@ -232,6 +233,16 @@ def test_a_resumed_bars_rate_counts_no_restored_step() -> None:
     assert [f.kind for f in found] == [Observed.STRAGGLER]
 
 
+def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
+    """Milliseconds and seconds per step are one rate, so that a drop's summary shows the time
+    per step as printed (it showed "132200 ms per step" for Megatron's 132.2 ms)."""
+    for line in ("elapsed time per iteration (ms): 250.0 |", "iter_ms=250", "0.25s/it",
+                 "250ms/step", "0.25 sec/batch", "step_time: 250 ms"):  # fmt: skip
+        assert dict(throughput_readings(line))["step_time"] == pytest.approx(4.0), line
+    drop = Drop(baseline=4.0, recent=(2.0, 2.0, 2.0), iteration=7)
+    assert "500 ms per step vs baseline 250 ms" in drop.summary("step_time")
+
+
 @pytest.mark.parametrize(
     ("line", "reading"),
     [
@@ -242,16 +253,22 @@ def test_a_resumed_bars_rate_counts_no_restored_step() -> None:
         ("{'step': 50, 'samples_per_second': 12.5}", ("samples", 12.5)),
         ("{'epoch': '0.05', 'samples_per_second': '117.3'}", ("samples", 117.3)),  # transformers 5
         ("{'epoch': '0.05', 'tokens_per_second': '1930'}", ("tokens", 1930.0)),
-        ('{"step": 50, "step_ms": 33.4}', ("step_time", 1 / 33.4)),
+        ('{"step": 50, "step_ms": 33.4}', ("step_time", 1000 / 33.4)),  # steps per second
         ("[rank0|vm] step 50/2400 loss=4.9 tok_per_s=39472", ("tokens", 39472.0)),  # round 23
-        ("[rank0|vm] step 50/2400 loss=4.9 ms_per_step=25.9", ("step_time", 1 / 25.9)),
+        ("[rank0|vm] step 50/2400 loss=4.9 ms_per_step=25.9", ("step_time", 1000 / 25.9)),
+        # a key and its value a space apart (round 25), not the compute_ms before it
+        (
+            "vm:0 step 100/1800 loss 6.1708 compute_ms 128.1 comm_ms 0.1 step_ms 128.8",
+            ("step_time", 1000 / 128.8),
+        ),
     ],
 )
 def test_a_reading_is_its_own_number_not_the_value_before_it(
     line: str, reading: tuple[str, float]
 ) -> None:
     """ "lr=5.00e-04 samples/s=1069.6" is 1069.6 samples/s, not 4 ("04 samples/s")."""
-    assert throughput_readings(line) == (reading,)
+    ((metric, rate),) = throughput_readings(line)
+    assert (metric, rate) == (reading[0], pytest.approx(reading[1]))
 
 
 def test_an_evaluation_progress_bar_is_neither_progress_nor_throughput() -> None:

@@ -31,7 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-# The held-out set's, as measured (heldout25/: one of 49 on the code before round 25).
+# The held-out set's, as measured (heldout25/: one of 49, before round 25 and after it).
 HELDOUT_DISAGREEMENTS = 1
 POLL_S = 0.5
 

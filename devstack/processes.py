@@ -105,8 +105,14 @@ def pid_running(pid: int) -> bool:
     return not _is_zombie(pid)
 
 
-def how_it_ended(pid: int) -> str:
-    """`killed by SIGKILL`, `exit status 1`; "" if not started here or still running."""
+def how_it_ended(pid: int, *, wait_s: float = 0.0) -> str:
+    """`killed by SIGKILL`, `exit status 1`; "" if not started here or still running after
+    `wait_s` seconds. (A process that is exiting already reads as not running, its command line
+    gone, a moment before it can be reaped: a caller that saw it stop waits for its end.)"""
+    child = _CHILDREN.get(pid)
+    if child is not None and wait_s > 0:
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            child.wait(timeout=wait_s)
     _reap(pid)
     code = _ENDED.get(pid)
     if code is None:

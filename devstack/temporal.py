@@ -37,6 +37,7 @@ from models.search_attributes import ALL_SEARCH_ATTRIBUTES, cli_type_name
 # How often a server that lost a port race, or was killed without a word, while starting is
 # started again.
 _PORT_RACE_RETRIES = 2
+_ENDING_S = 2.0  # how long a server seen to stop may take to be reaped (its end read)
 
 
 def _size(path: Path) -> int:
@@ -232,7 +233,7 @@ class TemporalServer:
         empty (an error exit writes why; how it ended was not recorded then, it is now). A
         server killed before it served holds nothing yet, so starting it again is safe; the
         report says it happened. An exit of its own is reported, never retried."""
-        ended = how_it_ended(pid)
+        ended = how_it_ended(pid, wait_s=_ENDING_S)
         if not ended.startswith("killed") or self.is_running():
             return ""
         written = self._written_since(log_from)
@@ -254,7 +255,7 @@ class TemporalServer:
         while time.monotonic() < deadline:
             if not self.is_running():
                 rec = self.registry.get(self.name)
-                ended = how_it_ended(rec.pid) if rec is not None else ""
+                ended = how_it_ended(rec.pid, wait_s=_ENDING_S) if rec is not None else ""
                 raise DevStackError(
                     f"temporal server exited during start{f' ({ended})' if ended else ''}; "
                     f"{self.log_file}:\n{tail(self.log_file)}"

@@ -108,6 +108,25 @@ class AjrUnderTest:
                 raise AssertionError(f"job {job_id}: not {what} within {timeout}s: {job}")
             await asyncio.sleep(poll_s)
 
+    async def wait_for_idle_nodes(self, timeout: float) -> None:
+        """Wait until sinfo shows every node idle: no job on it, none still completing there."""
+        deadline = time.monotonic() + timeout
+        while True:
+            listed = await asyncio.to_thread(
+                subprocess.run,
+                ["sinfo", "-h", "-N", "-o", "%N %T"],
+                env=self.slurm_env,
+                capture_output=True,
+                text=True,
+                check=False,
+            )
+            states = dict(line.split() for line in listed.stdout.splitlines() if " " in line)
+            if states and all(state == "idle" for state in states.values()):
+                return
+            if time.monotonic() > deadline:
+                raise AssertionError(f"nodes not idle within {timeout}s: {states}")
+            await asyncio.sleep(0.2)
+
     async def outcome(self, job_id: int, timeout: float) -> JobOutcome:
         deadline = time.monotonic() + timeout
         while True:  # the workflow may not exist until discovery has run

@@ -76,6 +76,7 @@ from activities.slurm.parse import ParseError, jobs_from_squeue_json
 from devstack import SlurmCluster
 from devstack.slurm import program
 from devstack.temporal import TemporalServer, find_executable
+from devstack.users import os_user
 from models.slurm import JobState, SlurmJob
 
 FAULTS = (
@@ -473,18 +474,9 @@ def fill(path: Path) -> None:
                 continue
 
 
-def other_user() -> pwd.struct_passwd:
-    try:
-        return pwd.getpwnam(HOSTILE_USER)
-    except KeyError:
-        useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-        subprocess.run([useradd, "--no-create-home", HOSTILE_USER], check=True, timeout=30)
-        return pwd.getpwnam(HOSTILE_USER)
-
-
 def hostile(stack: Stack, trial: Trial, shared: Path) -> None:
     """The other user's attacks, while the crash is being recovered (see HOSTILE)."""
-    alice = other_user()
+    alice = os_user(HOSTILE_USER)
     secret = stack.root / "root-only.log"
     secret.write_text("0: Rank0: (1) segmentation fault: SECRET of root, read by ajr\n")
     secret.chmod(0o600)
@@ -591,7 +583,7 @@ def run_trial(
     trial.crashing = stack.submit(workdir, "chaos-crash", crash_step, trigger)
     if fault == "hostile-user":
         workdir.chmod(0o1777)  # a shared project directory: everyone may create files
-        alice = other_user()
+        alice = os_user(HOSTILE_USER)
         home = workdir / "alice"
         home.mkdir()
         own_step = home / "healthy.sh"

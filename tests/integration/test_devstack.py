@@ -61,7 +61,11 @@ def _cli(state_dir: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-def test_up_twice_then_down(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_up_twice_then_down(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, slurm_cluster: object
+) -> None:
+    # slurm_cluster first: then munged is the session's, and `down` here leaves it to the
+    # other test worker's cluster (a stack that started munged stops it).
     # Set before `up`, as a user would: the stack's worker sends its notices there.
     hooks = Receiver()
     monkeypatch.setenv("AJR_NOTIFY_WEBHOOK_URL", f"{hooks.url}/dev")

@@ -24,6 +24,7 @@ from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
 from devstack import SlurmCluster
 from devstack.slurm import Accounting
+from devstack.users import os_user
 from models.recovery import JobOutcome, Outcome
 from models.slurm import JobState
 from tests.conftest import PORT_OFFSET, integration_unavailable
@@ -49,17 +50,6 @@ LP_SLURMCTLD_PORT = 26827 + PORT_OFFSET
 LP_SLURMD_PORT = 26828 + PORT_OFFSET
 LP_SLURMDBD_PORT = 26829 + PORT_OFFSET
 LP_NODE_PORT_BASE = 27011 + PORT_OFFSET
-
-
-def os_user(name: str, *, system: bool) -> pwd.struct_passwd:
-    try:
-        return pwd.getpwnam(name)
-    except KeyError:
-        pass
-    useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-    flags = ["--system", "--shell", "/usr/sbin/nologin"] if system else []
-    subprocess.run([useradd, "--no-create-home", *flags, name], check=True)
-    return pwd.getpwnam(name)
 
 
 @pytest.fixture(scope="module")

@@ -29,6 +29,7 @@ from activities.database.engine import make_engine
 from activities.database.tables import DecisionRecord
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
+from devstack.users import os_user
 from models.recovery import AttemptRecord, JobStatus, Outcome
 from models.slurm import JobState
 from tests.integration.recovery_harness import (
@@ -52,13 +53,7 @@ SYSTEM_PYTHON = shutil.which("python3", path="/usr/bin:/bin") or "/usr/bin/pytho
 @pytest.fixture(scope="session")
 def other_user() -> pwd.struct_passwd:
     """An ordinary OS user on this host (created once; the tests run as root, as CI does)."""
-    try:
-        return pwd.getpwnam(OTHER_USER)
-    except KeyError:
-        pass
-    useradd = shutil.which("useradd") or "/usr/sbin/useradd"
-    subprocess.run([useradd, "--no-create-home", OTHER_USER], check=True)
-    return pwd.getpwnam(OTHER_USER)
+    return os_user(OTHER_USER)
 
 
 @pytest.fixture

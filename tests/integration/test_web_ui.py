@@ -125,7 +125,10 @@ async def _outcome(client: Client, workflow: str, timeout: float) -> JobOutcome:
             await asyncio.sleep(0.5)
 
 
-async def test_operator_tells_jobs_apart_in_the_web_ui(tmp_path: Path) -> None:
+async def test_operator_tells_jobs_apart_in_the_web_ui(
+    tmp_path: Path, slurm_cluster: object
+) -> None:
+    # slurm_cluster first: munged is then the session's, and `down` leaves it to the others.
     if not (shutil.which("chromium") and shutil.which("chromedriver")):
         integration_unavailable("Debian chromium + chromedriver", FileNotFoundError("chromium"))
     reap_leftovers(

@@ -77,7 +77,7 @@ INCOMING = CORPUS / "incoming"
 # "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/;
 # "heldout21" the twenty-first, after heldout20/; "heldout22" the twenty-second, after heldout21/;
 # "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/;
-# "heldout25" the twenty-fifth, after heldout24/.
+# "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -105,6 +105,7 @@ SPLITS = {
     "heldout23": CORPUS / "heldout23",
     "heldout24": CORPUS / "heldout24",
     "heldout25": CORPUS / "heldout25",
+    "heldout26": CORPUS / "heldout26",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -24,6 +24,7 @@ from pathlib import Path
 
 import pytest
 from sqlmodel import Session, select
+from temporalio.service import RPCError, RPCStatusCode
 
 from activities.database.engine import make_engine
 from activities.database.tables import DecisionRecord
@@ -399,8 +400,14 @@ async def test_a_planted_log_is_never_watched(
 
 
 async def heartbeated_offset(ajr: AjrUnderTest, job_id: int) -> int:
-    """The log offset the watch activity's last heartbeat reached Temporal's server with."""
-    description = await ajr.handle(job_id).describe()
+    """The log offset the watch activity's last heartbeat reached Temporal's server with (0
+    before the worker has discovered the job and started its workflow)."""
+    try:
+        description = await ajr.handle(job_id).describe()
+    except RPCError as exc:
+        if exc.status is RPCStatusCode.NOT_FOUND:
+            return 0
+        raise
     converter = ajr.client.data_converter
     for pending in description.raw_description.pending_activities:
         if pending.activity_type.name == "watch_attempt" and pending.heartbeat_details.payloads:
@@ -437,9 +444,11 @@ async def test_a_crash_awaiting_confirmation_survives_a_worker_kill(
         written, end_of_line = time.monotonic(), logs[0].stat().st_size
         # Temporal keeps the heartbeats it was sent (the SDK throttles them): wait until the
         # server's cursor is past the OOM line, as in the probe, then the worker dies.
+        # (A worker started on a busy host may discover the job some seconds late.)
         while await heartbeated_offset(ajr, job_id) < end_of_line:
-            assert time.monotonic() - written < 35, "no heartbeat past the OOM line"
+            assert time.monotonic() - written < 60, "no heartbeat past the OOM line"
             await asyncio.sleep(0.5)
+        read = time.monotonic()  # the watch had read the OOM line by now
         first.send_signal(signal.SIGKILL)
         first.wait(10)
         assert (await ajr.job(job_id)).restart_count == 0, "acted before the worker died"
@@ -449,7 +458,7 @@ async def test_a_crash_awaiting_confirmation_survives_a_worker_kill(
         await ajr.wait_for_job(job_id, lambda j: j.state is not JobState.RUNNING, 90, "acted on")
         # The window (40 s), then the watch's heartbeat timeout (20 s) at most: not the 900 s
         # start-up allowance a fresh analyzer falls back to.
-        assert time.monotonic() - written < 90
+        assert time.monotonic() - read < 90
         (record, *_) = await ajr.handle(job_id).query(JobRecoveryWorkflow.attempts)
         assert (record.observed, record.action, record.acted) == ("CRASH", "cancel", True)
         assert "out of memory" in " ".join(record.evidence).lower()

@@ -125,6 +125,16 @@ def how_it_ended(pid: int, *, wait_s: float = 0.0) -> str:
     return f"exit status {code}"
 
 
+def _await_exec(child: subprocess.Popen[bytes], timeout: float = 2.0) -> None:
+    """Return once the child's command line reads back (or it ended). Popen returns as soon as
+    exec is past its point of no return, and the kernel sets the new program's arguments up
+    after that: for a moment /proc/PID/cmdline is empty, and a check then would take the
+    process for another one's (30 of 300 starts of `sleep 60` read so, on a loaded 2-CPU VM)."""
+    deadline = time.monotonic() + timeout
+    while not read_cmdline(child.pid) and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.001)
+
+
 def cmdline_matches(recorded: Sequence[str], actual: Sequence[str] | None) -> bool:
     """Whether a live process still runs the command we recorded for its PID."""
     if not actual or not recorded:
@@ -357,6 +367,7 @@ class ProcessRegistry:
                 close_fds=True,
             )
         _CHILDREN[child.pid] = child
+        _await_exec(child)
         rec = ProcessRecord(
             name=name,
             pid=child.pid,

@@ -145,6 +145,7 @@ _TOKENS = (
     "已杀死",
     "t open file",
     "return code",
+    "Killing subprocess",  # the DeepSpeed launcher's sigkill_handler
     # Launchers and operators: MPI's abort reports, a host the launcher cannot reach, a pod
     # evicted, a process's exit code in other words, IB transport retries exhausted.
     "mpirun",

@@ -124,6 +124,9 @@ _REDRAW_RATE_EVERY = 10
 
 # NCCL's INFO lines once its transport is up: the network it chose, a communicator ready.
 _NCCL_WENT_ON = re.compile(r"NCCL INFO (?:NET/\w+ ?: Using \[|Using network \w|.*\bInit COMPLETE)")
+# A rank's NCCL heartbeat monitor finding the job's TCPStore gone: "Failed to check the "should
+# dump" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: ...".
+_STORE_HOST_GONE = "TCPStore server has shut down too early"
 _NCCL_TRANSPORT_WARNINGS = frozenset({"transport_error", "nccl_ib_completion_error"})
 
 
@@ -403,9 +406,18 @@ class LogEngine:
         """The time up to `at` was no silence (an excerpt's cut, training that went on at its
         pace across a gap): nor is it a quiet the job came back from before it reported
         progress, which would stretch the start's rhythm. The watcher of a whole log never sees
-        such a gap; `check-log` reading an excerpt tells the engine of each."""
+        such a gap; `check-log` reading an excerpt tells the engine of each.
+
+        A failure signal pending (or a victim's report held) since before the gap came at some
+        time within it, the log cannot say when: its window starts at `at`, as the watcher,
+        reading lines as they are written, would have timed it (lines without a time that
+        report progress up to a rank's error are, most often, written just before it)."""
         if self._last_line_at is not None and at > self._last_line_at:
             self._last_line_at = at
+        if self._pending_since is not None and at > self._pending_since:
+            self._pending_since = at
+        if self._held_at is not None and at > self._held_at:
+            self._held_at = at
 
     @property
     def has_progress(self) -> bool:
@@ -773,6 +785,9 @@ class LogEngine:
         if quiet_nccl_info(line):
             if self._pending_since is not None and ("Us" in line or "COMPLETE" in line):
                 self._nccl_went_on(line)
+            return None
+        if _STORE_HOST_GONE in line:
+            self._store_host_gone()
             return None
         if self._table is not None:
             if self._table.row(split_prefix(line)[2]):
@@ -1257,7 +1272,19 @@ class LogEngine:
         open, a port it could not bind): it chose another and went on; they were survived."""
         if _NCCL_WENT_ON.search(line) is None:
             return
-        kept = [s for s in self._signals if s.fatal or s.name not in _NCCL_TRANSPORT_WARNINGS]
+        self._keep_signals(
+            [s for s in self._signals if s.fatal or s.name not in _NCCL_TRANSPORT_WARNINGS]
+        )
+
+    def _store_host_gone(self) -> None:
+        """The process that hosted the job's TCPStore (rank 0's) has exited, finished or not:
+        the broken pipes and resets other ranks' heartbeat monitors logged on the way are its
+        exit seen from afar, not a network fault. Its own error, if it had one, is a fatal
+        signal of its own and stays."""
+        self._keep_signals([s for s in self._signals if s.fatal or not s.peer_lost])
+
+    def _keep_signals(self, kept: list[Signal]) -> None:
+        """Keep only `kept` of the failure signals (with none left, nothing is pending)."""
         if len(kept) == len(self._signals):
             return
         self._signals = kept

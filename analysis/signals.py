@@ -621,7 +621,9 @@ _COLLECTIVE_TIMEOUT = re.compile(
     # HCCL (Ascend's collectives): "EI0006: ... Getting socket times out. Reason: Remote Rank
     # did not send the data in time", "EI0002: ... The wait execution of the Notify register
     # times out": a collective whose peer never came
-    r"|\bEI\d{4}: .{0,200}?\btimes out\b|Remote Rank did not send the data in time",
+    r"|\bEI\d{4}: .{0,200}?\btimes out\b|Remote Rank did not send the data in time"
+    # gloo closing a pair whose operation ran past the process group's timeout (pair.cc)
+    r"|Application timeout caused pair closure",
 )
 # torch elastic's agent cannot reach its rendezvous store: the job makes no progress.
 _RENDEZVOUS = re.compile(
@@ -761,7 +763,10 @@ _LOSS_SCALE_FLOOR = 2.0**-24
 # minimum (`--min-loss-scale`, 1e-4 by default): within one halving of it, the run is over.
 _FAIRSEQ_LOSS_SCALE = re.compile(r"overflow detected, setting loss scale to:? ([\d.eE+-]+)")
 _FAIRSEQ_LOSS_SCALE_FLOOR = 2e-4
-_BUS_ERROR = re.compile(r"\bBus error\b|bus error encountered|\bSIGBUS\b", re.IGNORECASE)
+# torch elastic's "failed (exitcode: -7)" is the same death in numbers: signal 7 is SIGBUS.
+_BUS_ERROR = re.compile(
+    r"\bBus error\b|bus error encountered|\bSIGBUS\b|exitcode\s*:\s*-7\b", re.IGNORECASE
+)
 # Fatal signals only in the grammar of a death report: "Installing signal handlers for SIGTERM,
 # SIGINT and SIGABRT" names a signal and reports nothing.
 _FATAL_SIGNAL = r"SIG(?:SEGV|ABRT|ILL|FPE)\b"
@@ -876,11 +881,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         # with the workers' bus errors below.
         return Signal("shm_exhausted", NODE, f"shared memory: {text.strip()[:150]}", line, False,
                       nodes, rank, True)  # fmt: skip
-    if "us error" in text or "US error" in text or "SIGBUS" in text:
+    if "us error" in text or "US error" in text or "SIGBUS" in text or ": -7" in text:
         m = _BUS_ERROR.search(text)
         if m is not None:
-            return Signal("bus_error", NODE, f"bus error: {text.strip()[:150]}", line, True,
-                          nodes, rank, True)  # fmt: skip
+            said = text.strip()[:150] if "-7" not in m[0] else f"a worker ended by SIGBUS ({m[0]})"
+            return Signal("bus_error", NODE, f"bus error: {said}", line, True, nodes, rank, True)
     if "node" in text or "Node" in text:
         m = _NODE_DIED.search(text)
         if m is not None:
@@ -917,6 +922,11 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("killed", UNKNOWN, f"a process was killed: {text.strip()[:150]}",
                           line, False, nodes, rank)  # fmt: skip
+    if "Killing subprocess" in text and "sigkill_handler" in text:
+        # The DeepSpeed launcher tearing its workers down: one failed (its return code, and
+        # maybe its error, follow) or the launcher was told to stop. Either way the run ends.
+        return Signal("workers_killed", UNKNOWN, "the DeepSpeed launcher killed its workers",
+                      line, False, nodes, rank, victim=True)  # fmt: skip
     if "return code = " in text:
         # The DeepSpeed launcher's report of a worker's end: "... exits with return code = -9".
         m = re.search(r"exits with return code = (-?\d+)", text)

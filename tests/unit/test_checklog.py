@@ -581,6 +581,55 @@ def test_progress_without_timestamps_between_two_stamped_lines_is_no_silence(
     assert check_log(write(tmp_path / "quiet", [start, end])).to_json()["anomaly"] == "HANG"
 
 
+def test_an_error_among_lines_without_a_time_waits_for_the_cause_printed_after_it(
+    tmp_path: Path,
+) -> None:
+    """Progress lines without a time fill the minute between two stamps; a rank's lost
+    connection comes at their end, then torchrun's stamped report that the other rank died of
+    SIGBUS (exit code -7). When in that minute the connection broke the log cannot say: as the
+    watcher reading the lines as written, the cause printed just after it is seen (NODE), not
+    the lost connection alone (NETWORK)."""
+    start = f"{stamp(START)} INFO: world size: 2"
+    steps = [f"Epoch [1] Step {i}/3000: loss=1.02, step_time=50.1ms" for i in range(100, 1000, 100)]
+    reset = (
+        "[rank0]: RuntimeError: [../third_party/gloo/gloo/transport/tcp/pair.cc:537] Read error"
+        " [127.0.0.1]:48551: Connection reset by peer"
+    )
+    glog = time.strftime("%m%d %H:%M:%S", time.gmtime(START + 52.0))  # a minute on
+    sent = f"W{glog}.409000 25055 api.py:1028] Sending process 25346 closing signal SIGTERM"
+    died = (
+        f"E{glog}.533000 25055 torch/distributed/elastic/multiprocessing/api.py:1002]"
+        " failed (exitcode: -7) local_rank: 1 (pid: 25347) of binary: /usr/bin/python"
+    )
+    report = check_log(write(tmp_path, [start, *steps, reset, sent, died])).to_json()
+    assert (report["anomaly"], report["attribution"]) == ("CRASH", "NODE"), report["summary"]
+
+
+def test_a_store_gone_at_exit_is_no_network_fault(tmp_path: Path) -> None:
+    """The rank that hosted the TCPStore exited (its program's exit warning, no error); the
+    other rank's heartbeat monitor then logs broken pipes to the store and says the store may
+    have shut down early: that exit seen from afar, not a network fault. A broken pipe with
+    no such word stays a network warning, and the log ending after it a crash."""
+    exited = (
+        "0: [rank0]:[W526 21:31:35.184031553 ProcessGroupNCCL.cpp:1569] Warning: WARNING:"
+        " destroy_process_group() was not called before program exit, which can leak resources."
+    )
+    pipe = (
+        "1: [rank1]:[W526 21:31:46.755409326 TCPStore.cpp:106] [c10d] sendBytes failed on"
+        " SocketImpl(fd=63, addr=[nid007287]:55740, remote=[nid007285]:8888): Broken pipe"
+    )
+    gone = (
+        "1: [rank1]:[W526 21:31:46.756966117 ProcessGroupNCCL.cpp:1818] [PG ID 0 PG GUID"
+        ' 0(default_pg) Rank 1] Failed to check the "should dump" flag on TCPStore, (maybe'
+        " TCPStore server has shut down too early), with error: Broken pipe"
+    )
+    report = check_log(write(tmp_path, [exited, pipe, gone, pipe, gone])).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    (tmp_path / "pipe").mkdir()
+    report = check_log(write(tmp_path / "pipe", [exited, pipe])).to_json()
+    assert (report["anomaly"], report["attribution"]) == ("CRASH", "NETWORK")
+
+
 def test_a_glog_line_after_a_silence_is_read_at_its_time(tmp_path: Path) -> None:
     """torchrun's glog lines ("W1123 20:48:03.076 ...] Received 15 death signal") have a time
     without a year: in a log whose lines carry years, it is read in that year, so the three

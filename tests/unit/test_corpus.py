@@ -137,7 +137,7 @@ FORMER_HELDOUT_FLOORS = {
     # 0.85/0.71/0.85, 2 of 15; the alarm: a retried HDF5 read. Round 18: megatron-bridge_1656
     # (hangs after "[after training is done]" until its time limit) is now HANG, as labelled,
     # and not requeued (done means done: analysis/finish.py), where its label says requeue
-    "heldout5": (52, 25, 36, 1),
+    "heldout5": (53, 25, 36, 1),
     "heldout6": (42, 24, 30, 1),  # 0.81/0.68/0.81, 1 of 12; the alarm: a survived worker segfault
     "heldout7": (46, 28, 34, 0),  # 0.92/0.83/0.89, 1 of 13
     "heldout8": (45, 29, 34, 0),  # 0.83/0.75/0.91, 3 of 14
@@ -157,7 +157,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout22": (43, 22, 32, 2),  # 0.79/0.71/0.79, 4 of 14; after round 23: 0.90/0.92/0.94, 2
     "heldout23": (45, 22, 30, 1),  # 0.87/0.74/0.84, 2 of 15; after round 24: 0.98/0.96/0.97, 1
     "heldout24": (40, 19, 28, 2),  # 0.84/0.90/0.81, 3 of 14; after round 25: 0.89/0.95/0.90, 2
-    "heldout25": (44, 24, 32, 2),  # 0.90/0.92/0.91, 2 of 14; after round 25: the same
+    "heldout25": (47, 25, 34, 1),  # 0.90/0.92/0.91, 2 of 14; after round 26: 0.96/0.96/0.97, 1
 }
 
 

@@ -341,6 +341,12 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     # round 20 (heldout19's misses as classes): JAX's coordination service missing a task's
     # heartbeats (a hang: the task stopped, its cause elsewhere)
     ("E1124 11:12:53.640256   23173 coordination_service.cc:1549] [9815227408759909615] Use error polling to propagate the following error to all tasks: UNAVAILABLE: The following tasks are unhealthy (stopped sending heartbeats):", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    # round 26 (heldout25's misses as classes): torch elastic's exit code -7 is a SIGBUS; gloo
+    # closing a pair past the process group's timeout is a collective that never completed;
+    # the DeepSpeed launcher tearing its workers down ends the run (why: its next lines, if any)
+    ("E1125 00:51:08.533000 25055 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -7) local_rank: 1 (pid: 25347) of binary: /usr/bin/python", "bus_error", "NODE", True, (), True, False, False, False),
+    ("[rank0]: RuntimeError: Application timeout caused pair closure", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
+    ("[2023-04-26 08:53:04,311] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 77354", "workers_killed", "UNKNOWN", False, (), True, False, True, False),
 ]  # fmt: skip
 
 

@@ -137,7 +137,7 @@ FORMER_HELDOUT_FLOORS = {
     # 0.85/0.71/0.85, 2 of 15; the alarm: a retried HDF5 read. Round 18: megatron-bridge_1656
     # (hangs after "[after training is done]" until its time limit) is now HANG, as labelled,
     # and not requeued (done means done: analysis/finish.py), where its label says requeue
-    "heldout5": (53, 25, 36, 1),
+    "heldout5": (53, 26, 36, 1),
     "heldout6": (42, 24, 30, 1),  # 0.81/0.68/0.81, 1 of 12; the alarm: a survived worker segfault
     "heldout7": (46, 28, 34, 0),  # 0.92/0.83/0.89, 1 of 13
     "heldout8": (45, 29, 34, 0),  # 0.83/0.75/0.91, 3 of 14
@@ -175,6 +175,17 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
+
+
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout26/ as measured once before round 26's rules (0.83/0.83/0.88, 2 false alarms of
+    15) and once after them (0.85/0.83/0.91, 2 of 15: one real run more right): a later change
+    that loses ground on the held-out set fails here, without listing any miss."""
+    m = metrics(score_split("heldout26"))
+    assert m.anomaly.hits >= 40, m.anomaly  # of 47: 0.85
+    assert m.attribution.hits >= 20, m.attribution  # of 24: 0.83
+    assert m.requeue.hits >= 29, m.requeue  # of 32: 0.91
+    assert m.false_alarms <= 2  # of 15
 
 
 @pytest.mark.parametrize("split", SPLITS)

@@ -24,6 +24,7 @@ from temporalio.testing import WorkflowEnvironment
 
 from activities.slurm.control import SlurmControl
 from activities.slurm.runner import SlurmRunner
+from devstack import SlurmCluster
 from models.recovery import JobOutcome
 from models.slurm import JobState, SlurmJob
 from tests.integration.histories import save_histories
@@ -108,19 +109,11 @@ class AjrUnderTest:
                 raise AssertionError(f"job {job_id}: not {what} within {timeout}s: {job}")
             await asyncio.sleep(poll_s)
 
-    async def wait_for_idle_nodes(self, timeout: float) -> None:
+    async def wait_for_idle_nodes(self, cluster: SlurmCluster, timeout: float) -> None:
         """Wait until sinfo shows every node idle: no job on it, none still completing there."""
         deadline = time.monotonic() + timeout
         while True:
-            listed = await asyncio.to_thread(
-                subprocess.run,
-                ["sinfo", "-h", "-N", "-o", "%N %T"],
-                env=self.slurm_env,
-                capture_output=True,
-                text=True,
-                check=False,
-            )
-            states = dict(line.split() for line in listed.stdout.splitlines() if " " in line)
+            states = await asyncio.to_thread(cluster.node_states)
             if states and all(state == "idle" for state in states.values()):
                 return
             if time.monotonic() > deadline:

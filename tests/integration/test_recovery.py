@@ -379,7 +379,7 @@ async def test_node_implicated_by_two_jobs_is_excluded_for_a_third(
             assert (await ajr.outcome(job_id, timeout=60)).outcome is Outcome.MAX_REQUEUES
         # While node2 still reads COMPLETING, Slurm places two nodes on the free block
         # node3-node4; with all four idle it takes node1-node2, the place this test is about.
-        await ajr.wait_for_idle_nodes(timeout=30)
+        await ajr.wait_for_idle_nodes(slurm_cluster.cluster, timeout=30)
         plain = ajr.submit(seed_script(), "-N", "2", name="third")
         first = await ajr.wait_for_job(plain, lambda j: j.state is JobState.RUNNING, 30, "running")
         assert "node2" in first.nodes

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout25/) and a held-out set
-(heldout26/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout26/) and a held-out set
+(heldout27/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -158,6 +158,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout23": (45, 22, 30, 1),  # 0.87/0.74/0.84, 2 of 15; after round 24: 0.98/0.96/0.97, 1
     "heldout24": (40, 19, 28, 2),  # 0.84/0.90/0.81, 3 of 14; after round 25: 0.89/0.95/0.90, 2
     "heldout25": (47, 25, 34, 1),  # 0.90/0.92/0.91, 2 of 14; after round 26: 0.96/0.96/0.97, 1
+    "heldout26": (40, 20, 29, 2),  # 0.83/0.83/0.88, 2 of 15; after round 26: 0.85/0.83/0.91, 2
 }
 
 
@@ -175,17 +176,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout26/ as measured once before round 26's rules (0.83/0.83/0.88, 2 false alarms of
-    15) and once after them (0.85/0.83/0.91, 2 of 15: one real run more right): a later change
-    that loses ground on the held-out set fails here, without listing any miss."""
-    m = metrics(score_split("heldout26"))
-    assert m.anomaly.hits >= 40, m.anomaly  # of 47: 0.85
-    assert m.attribution.hits >= 20, m.attribution  # of 24: 0.83
-    assert m.requeue.hits >= 29, m.requeue  # of 32: 0.91
-    assert m.false_alarms <= 2  # of 15
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -214,19 +204,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout25/ became tuning data when heldout26/ began to be drawn; it is no longer refused."""
+    """heldout26/ became tuning data when heldout27/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout24", "heldout25"} <= set(TUNING)
-    assert not {"heldout24", "heldout25"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout26",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout25", "heldout26"} <= set(TUNING)
+    assert not {"heldout25", "heldout26"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

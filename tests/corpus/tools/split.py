@@ -77,7 +77,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout19" the nineteenth, after heldout18/; "heldout20" the twentieth, after heldout19/;
 # "heldout21" the twenty-first, after heldout20/; "heldout22" the twenty-second, after heldout21/;
 # "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/;
-# "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/.
+# "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/;
+# "heldout27" the twenty-seventh, after heldout26/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -106,6 +107,7 @@ SPLITS = {
     "heldout24": CORPUS / "heldout24",
     "heldout25": CORPUS / "heldout25",
     "heldout26": CORPUS / "heldout26",
+    "heldout27": CORPUS / "heldout27",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -211,6 +211,14 @@ def test_a_former_heldout_set_is_tuning_data() -> None:
     assert not {"heldout25", "heldout26"} & set(HELDOUT)
 
 
+def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
+    from tests.corpus_eval import HELDOUT, main
+
+    assert HELDOUT == ("heldout27",)
+    assert main([HELDOUT[0], "--misses"]) == 2
+    assert "not listed" in capsys.readouterr().err
+
+
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:
     """`python -m tests.corpus_eval tuning`: the README's per-class table of every tuning set."""
     from tests.corpus_eval import TUNING, main

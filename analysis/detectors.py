@@ -100,6 +100,7 @@ _TOKENS = (
     "heckpoint",
     "rror",
     "egmentation",
+    "egfault",
     "Traceback",
     "NCCL",
     "SIG",
@@ -330,6 +331,9 @@ _EPOCH_BATCH = re.compile(
     r"(?:(?:batch|iter|itr|it|step)\b\s*[:=]?\s*)?[\[(]?\s*(?P<n>\d+)\s*/\s*(?P<total>\d+)\s*[\])]?",
     re.IGNORECASE,
 )
+# Keras opens each epoch with "Epoch 7/40" on a line of its own: from the second on, the line says
+# the epoch before it is done (the first says only that training starts).
+_KERAS_NEXT_EPOCH = re.compile(r"^Epoch (?P<epoch>\d+)/\d+$")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
                    "Train: ", "'loss': ", "poch")  # fmt: skip
@@ -418,7 +422,9 @@ def parse_progress(text: str) -> Progress | None:
     nested = last.endswith(_CURSOR_UP) and "it/s" in last
     rates = () if nested else throughput_readings(last, known)
     if iteration is None and tflops is None and not rates and not _TRAINER_RECORD.match(last):
-        return None
+        keras = _KERAS_NEXT_EPOCH.match(last.strip()) if "Epoch " in last else None
+        if keras is None or int(keras["epoch"]) < 2:
+            return None
     # (MMCV names its losses first: "loss_cls: nan, loss_bbox: nan, loss_centerness: nan, loss:
     # nan", so the plain "loss" may be the fourth occurrence of the word)
     loss = _field(text, "loss", _NUM_AFTER_LOSS, 8) or _field(text, "Loss", _NUM_AFTER_LOSS)

@@ -83,7 +83,7 @@ from analysis.detectors import (
 )
 from analysis.finish import FinishWatch, is_launch
 from analysis.layout import block_layout
-from analysis.lines import parse_timestamp, split_prefix
+from analysis.lines import parse_timestamp, split_prefix, stop_time, zone_shift
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
 from analysis.restarter import mentions_in_job_restarter
 from analysis.signals import quiet_nccl_info
@@ -173,6 +173,7 @@ class LogEngine:
         self._iteration: int | None = None
         self._progress_reports = 0
         self._last_progress_at: float | None = None
+        self._report_line: str | None = None  # the latest progress report, any form
         self._step_s: float | None = None  # seconds per iteration: the last two reports', or stated
         self._intervals: deque[float] = deque(maxlen=_CADENCE_WINDOW)
         self._nan_streak = 0
@@ -336,6 +337,10 @@ class LogEngine:
                 # may be a probe the batch script runs first (`srun nvidia-smi`): the job may go
                 # on. srun's exit of its tasks then waits like a warning: training going on
                 # clears it, the attempt's end (or the start-up allowance) makes it a crash.
+                if signal.outside_stop and signal.immediate:
+                    hung = self._hung_when_stopped(signal, at)
+                    if hung is not None:
+                        return hung
                 if signal.immediate and not (
                     signal.victim and not self._progress_reports and self._only_failed_steps()
                 ):
@@ -639,6 +644,7 @@ class LogEngine:
             "iteration": self._iteration,
             "progress_reports": self._progress_reports,
             "last_progress_at": self._last_progress_at,
+            "report_line": (self._report_line or "")[:_STATE_LINE_CHARS] or None,
             "intervals": list(self._intervals),
             "nan_streak": self._nan_streak,
             "saved_iterations": list(self._saved_iterations)[-8:],
@@ -700,6 +706,7 @@ class LogEngine:
             iteration = _opt_int(state.get("iteration"))
             progress_reports = int(state.get("progress_reports") or 0)
             last_progress_at = _opt_float(state.get("last_progress_at"))
+            report_line = state.get("report_line")
             intervals = [float(x) for x in state.get("intervals") or []]
             nan_streak = int(state.get("nan_streak") or 0)
             saved = [int(x) for x in state.get("saved_iterations") or []]
@@ -735,6 +742,7 @@ class LogEngine:
         self._iteration = iteration
         self._progress_reports = progress_reports
         self._last_progress_at = last_progress_at
+        self._report_line = str(report_line) if report_line else None
         self._intervals = deque(intervals, maxlen=_CADENCE_WINDOW)
         self._nan_streak = nan_streak
         self._saved_iterations = deque(saved, maxlen=_RECENT_SAVES)
@@ -838,13 +846,16 @@ class LogEngine:
                 or "dumped" in line
                 or "ERROR" in line
                 or "SIG" in line
+                or "loss scale" in line
             ):
                 # A failure report that also counts something ("Detected 2 oom-kill events in
                 # step 3756240.batch", "FloatingPointError: ... at iteration=1029!", Megatron's
                 # "ERROR:...:Rank 1, node node2, device 0, iteration #14: ...") is the failure:
                 # it is no step of training. So is a progress bar the shell's death report was
                 # appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed"), or a
-                # signal's ("... 3.31s/it, v_num=29][rank: 2] Received SIGTERM: 15").
+                # signal's ("... 3.31s/it, v_num=29][rank: 2] Received SIGTERM: 15"), or
+                # DeepSpeed's loss scaler's ("417/2724 [...][...] OVERFLOW! ... Attempted loss
+                # scale: 0, reducing to 0": the step that overflowed is no step).
                 failure = detect_crash(line, self._names)
                 if failure is not None:
                     return failure
@@ -939,6 +950,7 @@ class LogEngine:
         if progress.iteration is not None:
             self._iteration = progress.iteration
         self._progress_reports += 1
+        self._report_line = line
         self._unresolved = None  # training started: the names it needed resolved
         self._take_rates(progress, line)
         if self._pending_since is not None:
@@ -1316,6 +1328,49 @@ class LogEngine:
             self._pending_since = None
             return None
         return self._report(Observed.CRASH)
+
+    def _hung_when_stopped(self, stop: Signal, at: float) -> Finding | None:
+        """A stop from outside (a time limit, a cancel, a SIGTERM) that found training silent for
+        many times its own cadence ended a job that had already hung: a HANG, not the batch
+        system's doing (a job that hangs each attempt until its limit is a crashloop, and the
+        time it held its nodes was lost). The silence a live watch would have called a hang,
+        had the stop not come first: never less than `hang_timeout_s`, the seed's "a line at
+        least every two minutes". Not during a save, an evaluation or data loading, whose
+        silences are their own.
+
+        Both times are the log's own: the last report's stamp and the stop's (slurmstepd's
+        "CANCELLED AT ..."), so the watcher and check-log, which reads a line without a time at
+        the time of the line before it, measure the same silence; without both, none is known.
+        """
+        cadence = self.cadence_s
+        if (
+            cadence is None
+            or self._report_line is None
+            or self._saving_since is not None
+            or self._other_phase is not None
+            or self._finished_at is not None
+        ):
+            return None
+        stopped = stop_time(split_prefix(stop.line)[2])
+        reported = parse_timestamp(split_prefix(self._report_line)[2], near=stopped)
+        if stopped is None or reported is None:
+            return None
+        silent = stopped - reported
+        if silent < max(self._hang, self._factor * cadence) or zone_shift(
+            self._report_line, stop.line, silent
+        ):
+            return None
+        self._crashed = self._hang_reported = True
+        self._pending_since = None
+        return Finding(
+            Observed.HANG,
+            f"no progress for {silent:.0f}s after iteration {self._iteration}"
+            f" ({silent / cadence:.0f}x its {cadence:.0f}s cadence) when it was stopped:"
+            f" {stop.summary}",
+            evidence=(stop.line,),
+            category=Category.UNKNOWN,
+            requeue_warranted=True,
+        )
 
     def _report_hang(self, hang: Signal) -> Finding | None:
         """A collective or rendezvous never completed: the job hangs, unless a rank died first.

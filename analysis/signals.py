@@ -735,7 +735,10 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
 # --- the host: OOM killer, bus errors, fatal signals, killed processes ------------------------
 
 _HOST_OOM = re.compile(
-    r"Out of memory: Killed process (?P<pid>\d+) \((?P<proc>[^)]*)\)"
+    # (kernels before 5.x said "Out of memory: Kill process 25635 (python) score 974 or sacrifice
+    # child", then "Killed process 25635 (python) total-vm:...")
+    r"Out of memory: Kill(?:ed)? process (?P<pid>\d+) \((?P<proc>[^)]*)\)"
+    r"|\bKilled process \d+ \([^)]*\) total-vm:"
     r"|Memory cgroup out of memory: Killed process (?P<cpid>\d+)"
     r"|Detected (?P<events>\d+) oom[-_]kill event|\boom[-_]kill\b|oom-killer"
     r"|Exceeded (?:job|step) memory limit|exceeded (?:the )?memory limit"
@@ -771,7 +774,8 @@ _BUS_ERROR = re.compile(
 # SIGINT and SIGABRT" names a signal and reports nothing.
 _FATAL_SIGNAL = r"SIG(?:SEGV|ABRT|ILL|FPE)\b"
 _SEGV = re.compile(
-    r"[Ss]egmentation fault|\bsegfault\b|core dumped|Fatal Python error"
+    # (PyTorch's fatal-signal handler: "!!!!!!! Segfault encountered !!!!!!!", a native stack next)
+    r"[Ss]egmentation fault|\b[Ss]egfault\b|core dumped|Fatal Python error"
     r"|\b(?:received|caught|got|by|with|from|due to|raised|delivered)\s+(?:signal\s+)?"
     r"(?:<Signals\.)?"
     + _FATAL_SIGNAL
@@ -871,7 +875,13 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         # SIGSEGV") are guesses, not reports. Its own error, if the log has it, says why.
         return Signal("worker_died", UNKNOWN, f"a worker died: {text.strip()[:120]}", line,
                       False, nodes, rank, True)  # fmt: skip
-    if "emory" in text or "oom" in text or "MEMLIMIT" in text or "killed: " in text:
+    if (
+        "emory" in text
+        or "oom" in text
+        or "MEMLIMIT" in text
+        or "killed: " in text
+        or "total-vm" in text
+    ):
         m = _HOST_OOM.search(text)
         if m is not None:
             return Signal("host_oom", NODE, f"host out of memory: {m.group(0)}", line, False,

@@ -213,6 +213,9 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
         r"""\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]?\s*["']?([\d.]+)"""
         r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?([\d.]+)"""), _MS),
     ("step_time", ("ms/",), re.compile(r"([\d.]+)\s*(?:ms/step|ms/it)\b"), _MS),
+    # Keras states a slow step in seconds, a fast one in microseconds: "239s 5s/step", "86us/step"
+    ("step_time", ("s/step",), re.compile(r"(?<![\w.])([\d.]+)s/step\b"), 1.0),
+    ("step_time", ("us/step",), re.compile(r"(?<![\w.])([\d.]+)us/step\b"), 1e-6),
     ("step_time", ("sec/batch",), re.compile(r"([\d.]+)\s*sec/batch"), 1.0),
 )  # fmt: skip
 

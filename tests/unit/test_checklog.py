@@ -685,3 +685,85 @@ def test_the_verdict_is_todays_policy_a_failure_after_the_last_iteration_is_not_
     assert verdict is not None and verdict.requeue is False
     # Still running in teardown: cancelled to free its nodes, never requeued.
     assert verdict.action == "cancel" and "training" in " ".join(verdict.reasons)
+
+
+def test_a_loss_scale_collapse_drawn_on_a_progress_bar_is_the_failure(tmp_path: Path) -> None:
+    """DeepSpeed prints its overflow on the tqdm bar's line: the step whose scale reached 0 is
+    no step of training but the failure (fp16 diverged); tracebacks cut before their exception
+    line follow, and the log ends."""
+    bar = " 15%|#5        | {n}/2724 [15:2{n2}:53<84:00:48, 131.10s/it][2023-06-07 23:4{n2}:42,582]"
+    overflow = (
+        " [INFO] [loss_scaler.py:181:update_scale] [deepspeed] OVERFLOW! Rank 0 Skipping step."
+    )
+    lines = [
+        bar.format(n=415, n2=1) + overflow + " Attempted loss scale: 4, reducing to 2",
+        bar.format(n=416, n2=2) + overflow + " Attempted loss scale: 2, reducing to 1",
+        bar.format(n=417, n2=3) + overflow + " Attempted loss scale: 0, reducing to 0",
+        " 15%|#5        | 418/2724 [15:26:04<83:57:06, 131.06s/it]"
+        "Traceback (most recent call last):",
+        '  File "./scripts/run_clm_pt_with_peft.py", line 621, in <module>',
+        "Traceback (most recent call last):",
+        '  File "./scripts/run_clm_pt_with_peft.py", line 621, in <module>',
+        "    main()",
+    ]
+    report = check_log(write(tmp_path, lines)).to_json()
+    assert (report["anomaly"], report["attribution"], report["requeue"]) == (
+        "CRASH",
+        "APPLICATION",
+        False,
+    ), report["summary"]
+
+
+def test_a_storage_error_keras_trained_on_after_is_survived(tmp_path: Path) -> None:
+    """A data generator logged an image read's EIO and skipped the image: Keras then opened the
+    next epoch and finished it. The epoch header says the epoch before it is done, so the two
+    lines are two reports that training went on. Without them the log ends in the error."""
+    error = [
+        '  File "/usr/local/lib/python3.6/dist-packages/PIL/Image.py", line 2419, in open',
+        "    prefix = fp.read(16)",
+        "OSError: [Errno 5] Input/output error",
+    ]
+    went_on = [
+        "Epoch 7/40",
+        "50/50 [==============================] - 239s 5s/step - loss: 0.3024 - val_loss: 7.5646",
+    ]
+    report = check_log(write(tmp_path, [*error, *went_on])).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    (tmp_path / "ends").mkdir()
+    report = check_log(write(tmp_path / "ends", error)).to_json()
+    assert (report["anomaly"], report["attribution"]) == ("CRASH", "STORAGE")
+
+
+def test_a_time_limit_that_found_training_long_silent_ended_a_hung_job(tmp_path: Path) -> None:
+    """Reports every 5 s, then over two minutes without one until Slurm's time limit: the
+    stop came before the watch's next poll, but the job had hung (25x its cadence). The same
+    limit 10 s after a report, or under two minutes after it (the seed allows a job two quiet
+    minutes), or while a checkpoint was being saved, ended a working job."""
+
+    def steps(last: int) -> list[str]:
+        return [
+            f'0: {{"ts": "2026-11-25T04:00:{s:02d}", "rank": 0, "step": {100 * (s // 5 + 1)},'
+            f' "loss": 0.62, "samples_per_sec": 5466.2}}'
+            for s in range(0, last + 1, 5)
+        ]
+
+    def limit(at: str) -> str:
+        return f"slurmstepd-n3: error: *** JOB 3 ON n3 CANCELLED AT 2026-11-25T{at} DUE TO TIME" + (
+            " LIMIT ***"
+        )
+
+    report = check_log(write(tmp_path, [*steps(50), limit("04:02:55")])).to_json()
+    assert (report["anomaly"], report["requeue"]) == ("HANG", True), report["summary"]
+    assert "no progress for 125s" in report["summary"]
+    for name, lines in {
+        "working": [*steps(50), limit("04:01:00")],
+        "quiet": [*steps(50), limit("04:02:40")],
+        "saving": [
+            *steps(50),
+            "0: [2026-11-25 04:00:51] saving checkpoint at iteration 1100",
+            limit("04:02:50"),
+        ],
+    }.items():
+        (tmp_path / name).mkdir()
+        report = check_log(write(tmp_path / name, lines)).to_json()
+        assert (report["anomaly"], report["attribution"]) == ("CRASH", "SCHEDULER"), name

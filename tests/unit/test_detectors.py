@@ -347,6 +347,11 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("E1125 00:51:08.533000 25055 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -7) local_rank: 1 (pid: 25347) of binary: /usr/bin/python", "bus_error", "NODE", True, (), True, False, False, False),
     ("[rank0]: RuntimeError: Application timeout caused pair closure", "collective_timeout", "UNKNOWN", True, (), True, False, True, True),
     ("[2023-04-26 08:53:04,311] [INFO] [launch.py:428:sigkill_handler] Killing subprocess 77354", "workers_killed", "UNKNOWN", False, (), True, False, True, False),
+    # round 27 (heldout26's misses as classes): PyTorch's fatal-signal handler's banner; the
+    # OOM killer in the words of kernels before 5.x (either of its two lines)
+    ("!!!!!!! Segfault encountered !!!!!!!", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    ("[3017506.733819] Out of memory: Kill process 25635 (python) score 974 or sacrifice child", "host_oom", "NODE", False, (), True, False, False, False),
+    ("[3017506.736861] Killed process 25635 (python) total-vm:55518724kB, anon-rss:23902876kB, file-rss:154436kB", "host_oom", "NODE", False, (), True, False, False, False),
 ]  # fmt: skip
 
 
@@ -776,6 +781,11 @@ def test_traceback_state_is_bounded() -> None:
         # Keras's epoch line (verbose=2): its time per step (round 20)
         ("300/300 - 33s - 111ms/step - loss: 0.4862 - accuracy: 0.8100", None, None, 0.4862,
          None, None),
+        # ... its bar's last draw, a slow step in seconds; and a later epoch's header, which says
+        # the one before it is done (round 27)
+        ("50/50 [==============================] - 239s 5s/step - loss: 0.3024 - rpn_class_loss:"
+         " 0.0134", None, None, 0.3024, None, None),
+        ("Epoch 7/40", None, None, None, None, None),
         # an epoch's batch in other common forms (round 23): counted on across epochs
         ("[2021-07-14 02:12:37.086634] Train epoch: 0, batch: 790/34799, loss: nan, learning "
          "rate: 0.0001, train time: 3.768s", 790, None, math.nan, None, None),
@@ -837,6 +847,8 @@ def test_parse_progress(
         # once-per-epoch loss line is no step report (tried in rounds 20 and 23: no verdict moved)
         "Epoch 12/30 - loss 0.3",
         "Epoch [1/650], Train Loss: 0.0401, Train L1 Loss: 0.6424",
+        # Keras's first epoch header: training starts, nothing is done yet (round 27)
+        "Epoch 1/40",
         # the Trainer's summary at the end: averages over the whole run, no report of a step
         "{'train_runtime': '133.6', 'train_samples_per_second': '89.85', 'train_steps_per_second'"
         ": '5.616', 'train_loss': '3.837', 'epoch': '0.12'}",

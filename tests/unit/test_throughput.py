@@ -237,7 +237,8 @@ def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
     """Milliseconds and seconds per step are one rate, so that a drop's summary shows the time
     per step as printed (it showed "132200 ms per step" for Megatron's 132.2 ms)."""
     for line in ("elapsed time per iteration (ms): 250.0 |", "iter_ms=250", "0.25s/it",
-                 "250ms/step", "0.25 sec/batch", "step_time: 250 ms"):  # fmt: skip
+                 "250ms/step", "0.25 sec/batch", "step_time: 250 ms", "75s 0.25s/step",
+                 "250000us/step"):  # fmt: skip
         assert dict(throughput_readings(line))["step_time"] == pytest.approx(4.0), line
     drop = Drop(baseline=4.0, recent=(2.0, 2.0, 2.0), iteration=7)
     assert "500 ms per step vs baseline 250 ms" in drop.summary("step_time")

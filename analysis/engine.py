@@ -846,7 +846,7 @@ class LogEngine:
                 or "dumped" in line
                 or "ERROR" in line
                 or "SIG" in line
-                or "loss scale" in line
+                or "reducing" in line
             ):
                 # A failure report that also counts something ("Detected 2 oom-kill events in
                 # step 3756240.batch", "FloatingPointError: ... at iteration=1029!", Megatron's
@@ -855,7 +855,8 @@ class LogEngine:
                 # appended to ("20/1094 [00:41<11:04]/bin/run: line 6: 3305 Killed"), or a
                 # signal's ("... 3.31s/it, v_num=29][rank: 2] Received SIGTERM: 15"), or
                 # DeepSpeed's loss scaler's ("417/2724 [...][...] OVERFLOW! ... Attempted loss
-                # scale: 0, reducing to 0": the step that overflowed is no step).
+                # scale: 0, reducing to 0": the step that overflowed is no step). Not "loss
+                # scale": Megatron's every iteration line reports its loss scale.
                 failure = detect_crash(line, self._names)
                 if failure is not None:
                     return failure

@@ -31,8 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout27/: none of 43, before
-# round 27 and after it)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout28/, once drawn)
 POLL_S = 0.5
 
 

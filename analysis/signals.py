@@ -165,6 +165,8 @@ _PREEMPTION = re.compile(
     re.IGNORECASE,
 )
 
+_NAMES_PREEMPTION = re.compile(r"preempt|imminent|spot|terminated soon", re.IGNORECASE)
+
 
 def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
     why = (m["why"] or "").strip()
@@ -242,8 +244,10 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
             return Signal("node_failure", NODE, f"node failure: {text.strip()[:150]}", line,
                           True, (), rank, True, True)  # fmt: skip
         if m is not None:
+            # "preemption"/"spot interruption" names the cause; a bare SIGTERM does not
+            named = "preemption" if _NAMES_PREEMPTION.search(m.group(0)) else ""
             return Signal("preempted", SCHEDULER, f"stopped from outside: {m.group(0)}", line,
-                          False, (), rank, True)  # fmt: skip
+                          False, (), rank, True, detail=named)  # fmt: skip
     return None
 
 

@@ -767,3 +767,29 @@ def test_a_time_limit_that_found_training_long_silent_ended_a_hung_job(tmp_path:
         (tmp_path / name).mkdir()
         report = check_log(write(tmp_path / name, lines)).to_json()
         assert (report["anomaly"], report["attribution"]) == ("CRASH", "SCHEDULER"), name
+
+
+def test_a_step_cancelled_for_no_stated_reason_then_said_preempted_was_preempted(
+    tmp_path: Path,
+) -> None:
+    """slurmstepd's step cancel names no reason (the job's own line, with PREEMPTION, went to
+    the batch log); the ranks' own handlers then say what the signal was: a preemption. The
+    scheduler stopped a healthy run, so it is requeued as the scheduler's doing. A bare
+    SIGTERM after the same cancel says no more than the cancel did (a person's scancel sends
+    one too): the cause stays unknown."""
+    steps = [
+        f"0: 2026-11-25 05:47:{s:02d},726 INFO trainer.loop [rank0]: step {100 * (s // 3)}/6000"
+        " | loss 0.55 | 5465 samples/s"
+        for s in range(3, 46, 3)
+    ]
+    cancel = "0: slurmstepd-n3: error: *** STEP 12.0 ON n3 CANCELLED AT 2026-11-25T05:47:47 ***"
+    said = {
+        "preempted": "1: [rank1] Preemption detected (signal 15, SIGTERM): will save checkpoint",
+        "bare": "1: [rank1] received SIGTERM, exiting",
+    }
+    expected = {"preempted": ("CRASH", "SCHEDULER", True), "bare": ("CRASH", "UNKNOWN", True)}
+    for name, line in said.items():
+        (tmp_path / name).mkdir()
+        report = check_log(write(tmp_path / name, [*steps, cancel, line])).to_json()
+        got = (report["anomaly"], report["attribution"], report["requeue"])
+        assert got == expected[name], (name, report["summary"])

@@ -793,3 +793,35 @@ def test_a_step_cancelled_for_no_stated_reason_then_said_preempted_was_preempted
         report = check_log(write(tmp_path / name, [*steps, cancel, line])).to_json()
         got = (report["anomaly"], report["attribution"], report["requeue"])
         assert got == expected[name], (name, report["summary"])
+
+
+def test_a_slow_reporter_stopped_after_the_live_watchs_hang_allowance_had_hung(
+    tmp_path: Path,
+) -> None:
+    """A job that reports every 5 minutes: a live watch calls it hung after 15 minutes of
+    silence (the setup allowance caps five times its cadence). A time limit 16 minutes after
+    its last report ended a job that had hung; one 14 minutes after ended a working job."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+
+    def at(t: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+
+    reports = []
+    for i in range(8):
+        t = t0 + 300 * i
+        reports.append(f"0: [{at(t)}] iteration {100 * (i + 1)}/90000 | lm loss: 2.1E+00 |")
+        if i < 7:  # the data loader's lines between reports: never two minutes without a line
+            reports += [
+                f"0: [{at(t + 60 * k)}] [INFO] fetched shard {5 * i + k}" for k in (1, 2, 3, 4)
+            ]
+    last = t0 + 300 * 7
+
+    def limit(after_s: float) -> str:
+        stamp_ = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(last + after_s))
+        return f"slurmstepd-n3: error: *** JOB 3 ON n3 CANCELLED AT {stamp_} DUE TO TIME LIMIT ***"
+
+    expected = {960: ("HANG", "UNKNOWN"), 840: ("CRASH", "SCHEDULER")}
+    for after_s, want in expected.items():
+        (tmp_path / str(after_s)).mkdir()
+        report = check_log(write(tmp_path / str(after_s), [*reports, limit(after_s)])).to_json()
+        assert (report["anomaly"], report["attribution"]) == want, (after_s, report["summary"])

@@ -1014,6 +1014,10 @@ class LogEngine:
             last = self.loads[-1] if self.loads else None
             if last is None or last[0] != event.iteration or at - last[1] > _SAME_LOAD_S:
                 self.loads.append((event.iteration, at))
+                if self._progress_reports:
+                    # A relaunch resumed: new processes, maybe on other nodes, whose speed is
+                    # their own (a drop is measured against their baseline, not the last run's).
+                    self._monitors.clear()
             if (
                 self._pending_since is not None
                 and self._pending_prestart

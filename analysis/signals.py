@@ -995,8 +995,12 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
                           exclude, detail=f"exit {code}")  # fmt: skip
     m = _CHILD_FAILED.search(text)
     if m is not None:
+        # torch elastic's agent reports each worker it saw die ("failed (exitcode: 1)
+        # local_rank: 1"), then restarts the group while it has restarts left (--max-restarts):
+        # only its ChildFailedError summary says it gave up. Wait for that, or for the relaunch.
+        final = not m.group(0).startswith("failed (")
         return Signal("worker_failed", UNKNOWN, f"a worker process failed: {m.group(0)}", line,
-                      True, nodes, rank, victim=True)  # fmt: skip
+                      final, nodes, rank, victim=True)  # fmt: skip
     if "aborted" in text or "peer process" in text or "Horovod" in text:
         m = _PEER_PROCESS_DIED.search(text)
         if m is not None:

@@ -825,3 +825,56 @@ def test_a_slow_reporter_stopped_after_the_live_watchs_hang_allowance_had_hung(
         (tmp_path / str(after_s)).mkdir()
         report = check_log(write(tmp_path / str(after_s), [*reports, limit(after_s)])).to_json()
         assert (report["anomaly"], report["attribution"]) == want, (after_s, report["summary"])
+
+
+def _json_steps(first: int, last: int, every_s: int, t0: int, rate: float) -> list[str]:
+    """JSON-lines progress reports, one every `every_s` seconds from `t0`, at `rate`."""
+    return [
+        f'0: {{"ts": "{time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t0 + every_s * i))}",'
+        f' "rank": 0, "step": {step}, "loss": 0.62, "samples_per_sec": {rate}}}'
+        for i, step in enumerate(range(first, last + 1, 100))
+    ]
+
+
+def test_a_worker_torch_elastic_restarts_is_no_crash_until_it_gives_up(tmp_path: Path) -> None:
+    """torch elastic's agent reports each worker it saw die, then restarts the worker group
+    while it has restarts left (`--max-restarts`): the relaunch resumed from its checkpoint and
+    trained on, so the job is healthy. Only the agent's ChildFailedError summary says it gave
+    up; the same death followed by it ended the job."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+    died = (
+        "E1125 04:00:48.257000 24687 torch/distributed/elastic/multiprocessing/api.py:1002]"
+        " failed (exitcode: 1) local_rank: 1 (pid: 28125) of binary: /venv/bin/python"
+    )
+    relaunched = [
+        "0: [2026-11-25 04:00:52] process group ready rank=0 world_size=2",
+        "0: [2026-11-25 04:00:55] resumed from checkpoint ck/step_800.pt step=800",
+        *_json_steps(900, 2000, 5, t0 + 60, 5400.0),
+    ]
+    gave_up = [
+        "Traceback (most recent call last):",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "Root Cause (first observed failure):",
+    ]
+    before = _json_steps(100, 800, 5, t0, 5466.2)
+    report = check_log(write(tmp_path, [*before, died, *relaunched])).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    (tmp_path / "gave_up").mkdir()
+    report = check_log(write(tmp_path / "gave_up", [*before, died, *gave_up])).to_json()
+    assert report["anomaly"] == "CRASH", report["summary"]
+
+
+def test_a_relaunch_from_a_checkpoint_is_measured_against_its_own_speed(tmp_path: Path) -> None:
+    """A run 30% slower than its start for 8 reports (a drop needs 10 in a row), then relaunched
+    from its checkpoint, where it runs at that speed on: new processes, maybe on other nodes,
+    whose baseline is their own. Without the relaunch the same readings are a straggler."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+    slowed = [*_json_steps(100, 900, 5, t0, 1000.0), *_json_steps(1000, 1700, 5, t0 + 45, 700.0)]
+    load = "0: [2026-11-25 04:02:00] resumed from checkpoint ck/step_1700.pt step=1700"
+    resumed = _json_steps(1800, 3000, 5, t0 + 125, 700.0)
+    report = check_log(write(tmp_path, [*slowed, load, *resumed])).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    (tmp_path / "on").mkdir()
+    went_on = _json_steps(1800, 3000, 5, t0 + 85, 700.0)
+    report = check_log(write(tmp_path / "on", [*slowed, *went_on])).to_json()
+    assert report["anomaly"] == "STRAGGLER", report["summary"]

@@ -190,6 +190,11 @@ def attribute(
     # A reasonless job cancel anywhere (scancel of the job: its steps' cancels come first).
     job_cancelled = any(s.name == "slurm_step_cancelled" and s.detail == "job" for s in signals)
     step_terminated = bool(cancels) and _terminated_by_its_cancel(signals, cancels[0])
+    # The ranks' own signal handlers then called it a preemption (slurmstepd's step line names
+    # no reason; the job's, with PREEMPTION, went to the batch log).
+    said_preempted = bool(cancels) and any(
+        s.name == "preempted" and s.detail == "preemption" for s in signals[cancels[0] + 1 :]
+    )
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
         cut = (reasoned or cancels)[0]
@@ -229,9 +234,10 @@ def attribute(
     if root.victim:
         # Only victims: the cause is not in the log. A whole job cancelled without a reason that
         # nothing failed before is a person's scancel from outside: the scheduler's, not the
-        # job's; so is a step's whose tasks were all terminated by it. (A step's reasonless cancel
-        # is also srun's after a task died unseen: UNKNOWN.)
-        from_outside = job_cancelled or step_terminated
+        # job's; so is a step's whose tasks were all terminated by it, or that its ranks then
+        # called a preemption. (A step's reasonless cancel is also srun's after a task died
+        # unseen: UNKNOWN.)
+        from_outside = job_cancelled or step_terminated or said_preempted
         category = SCHEDULER if root.name == "slurm_step_cancelled" and from_outside else UNKNOWN
         if _links_failed(signals):
             category = NETWORK

@@ -1014,6 +1014,10 @@ class LogEngine:
             last = self.loads[-1] if self.loads else None
             if last is None or last[0] != event.iteration or at - last[1] > _SAME_LOAD_S:
                 self.loads.append((event.iteration, at))
+                if self._progress_reports:
+                    # A relaunch resumed: new processes, maybe on other nodes, whose speed is
+                    # their own (a drop is measured against their baseline, not the last run's).
+                    self._monitors.clear()
             if (
                 self._pending_since is not None
                 and self._pending_prestart
@@ -1335,9 +1339,10 @@ class LogEngine:
         many times its own cadence ended a job that had already hung: a HANG, not the batch
         system's doing (a job that hangs each attempt until its limit is a crashloop, and the
         time it held its nodes was lost). The silence a live watch would have called a hang,
-        had the stop not come first: never less than `hang_timeout_s`, the seed's "a line at
-        least every two minutes". Not during a save, an evaluation or data loading, whose
-        silences are their own.
+        had the stop not come first (`hang_allowance` in training): never less than
+        `hang_timeout_s`, the seed's "a line at least every two minutes", nor more than the
+        setup allowance. Not during a save, an evaluation or data loading, whose silences are
+        their own.
 
         Both times are the log's own: the last report's stamp and the stop's (slurmstepd's
         "CANCELLED AT ..."), so the watcher and check-log, which reads a line without a time at
@@ -1357,7 +1362,7 @@ class LogEngine:
         if stopped is None or reported is None:
             return None
         silent = stopped - reported
-        if silent < max(self._hang, self._factor * cadence) or zone_shift(
+        if silent < self.hang_allowance(reported) or zone_shift(
             self._report_line, stop.line, silent
         ):
             return None

@@ -165,6 +165,8 @@ _PREEMPTION = re.compile(
     re.IGNORECASE,
 )
 
+_NAMES_PREEMPTION = re.compile(r"preempt|imminent|spot|terminated soon", re.IGNORECASE)
+
 
 def _slurm_cancel(m: re.Match[str], line: str, rank: int | None) -> Signal:
     why = (m["why"] or "").strip()
@@ -242,8 +244,10 @@ def _scheduler(text: str, line: str, rank: int | None) -> Signal | None:
             return Signal("node_failure", NODE, f"node failure: {text.strip()[:150]}", line,
                           True, (), rank, True, True)  # fmt: skip
         if m is not None:
+            # "preemption"/"spot interruption" names the cause; a bare SIGTERM does not
+            named = "preemption" if _NAMES_PREEMPTION.search(m.group(0)) else ""
             return Signal("preempted", SCHEDULER, f"stopped from outside: {m.group(0)}", line,
-                          False, (), rank, True)  # fmt: skip
+                          False, (), rank, True, detail=named)  # fmt: skip
     return None
 
 
@@ -991,8 +995,12 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
                           exclude, detail=f"exit {code}")  # fmt: skip
     m = _CHILD_FAILED.search(text)
     if m is not None:
+        # torch elastic's agent reports each worker it saw die ("failed (exitcode: 1)
+        # local_rank: 1"), then restarts the group while it has restarts left (--max-restarts):
+        # only its ChildFailedError summary says it gave up. Wait for that, or for the relaunch.
+        final = not m.group(0).startswith("failed (")
         return Signal("worker_failed", UNKNOWN, f"a worker process failed: {m.group(0)}", line,
-                      True, nodes, rank, victim=True)  # fmt: skip
+                      final, nodes, rank, victim=True)  # fmt: skip
     if "aborted" in text or "peer process" in text or "Horovod" in text:
         m = _PEER_PROCESS_DIED.search(text)
         if m is not None:

@@ -767,3 +767,114 @@ def test_a_time_limit_that_found_training_long_silent_ended_a_hung_job(tmp_path:
         (tmp_path / name).mkdir()
         report = check_log(write(tmp_path / name, lines)).to_json()
         assert (report["anomaly"], report["attribution"]) == ("CRASH", "SCHEDULER"), name
+
+
+def test_a_step_cancelled_for_no_stated_reason_then_said_preempted_was_preempted(
+    tmp_path: Path,
+) -> None:
+    """slurmstepd's step cancel names no reason (the job's own line, with PREEMPTION, went to
+    the batch log); the ranks' own handlers then say what the signal was: a preemption. The
+    scheduler stopped a healthy run, so it is requeued as the scheduler's doing. A bare
+    SIGTERM after the same cancel says no more than the cancel did (a person's scancel sends
+    one too): the cause stays unknown."""
+    steps = [
+        f"0: 2026-11-25 05:47:{s:02d},726 INFO trainer.loop [rank0]: step {100 * (s // 3)}/6000"
+        " | loss 0.55 | 5465 samples/s"
+        for s in range(3, 46, 3)
+    ]
+    cancel = "0: slurmstepd-n3: error: *** STEP 12.0 ON n3 CANCELLED AT 2026-11-25T05:47:47 ***"
+    said = {
+        "preempted": "1: [rank1] Preemption detected (signal 15, SIGTERM): will save checkpoint",
+        "bare": "1: [rank1] received SIGTERM, exiting",
+    }
+    expected = {"preempted": ("CRASH", "SCHEDULER", True), "bare": ("CRASH", "UNKNOWN", True)}
+    for name, line in said.items():
+        (tmp_path / name).mkdir()
+        report = check_log(write(tmp_path / name, [*steps, cancel, line])).to_json()
+        got = (report["anomaly"], report["attribution"], report["requeue"])
+        assert got == expected[name], (name, report["summary"])
+
+
+def test_a_slow_reporter_stopped_after_the_live_watchs_hang_allowance_had_hung(
+    tmp_path: Path,
+) -> None:
+    """A job that reports every 5 minutes: a live watch calls it hung after 15 minutes of
+    silence (the setup allowance caps five times its cadence). A time limit 16 minutes after
+    its last report ended a job that had hung; one 14 minutes after ended a working job."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+
+    def at(t: float) -> str:
+        return time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+
+    reports = []
+    for i in range(8):
+        t = t0 + 300 * i
+        reports.append(f"0: [{at(t)}] iteration {100 * (i + 1)}/90000 | lm loss: 2.1E+00 |")
+        if i < 7:  # the data loader's lines between reports: never two minutes without a line
+            reports += [
+                f"0: [{at(t + 60 * k)}] [INFO] fetched shard {5 * i + k}" for k in (1, 2, 3, 4)
+            ]
+    last = t0 + 300 * 7
+
+    def limit(after_s: float) -> str:
+        stamp_ = time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(last + after_s))
+        return f"slurmstepd-n3: error: *** JOB 3 ON n3 CANCELLED AT {stamp_} DUE TO TIME LIMIT ***"
+
+    expected = {960: ("HANG", "UNKNOWN"), 840: ("CRASH", "SCHEDULER")}
+    for after_s, want in expected.items():
+        (tmp_path / str(after_s)).mkdir()
+        report = check_log(write(tmp_path / str(after_s), [*reports, limit(after_s)])).to_json()
+        assert (report["anomaly"], report["attribution"]) == want, (after_s, report["summary"])
+
+
+def _json_steps(first: int, last: int, every_s: int, t0: int, rate: float) -> list[str]:
+    """JSON-lines progress reports, one every `every_s` seconds from `t0`, at `rate`."""
+    return [
+        f'0: {{"ts": "{time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t0 + every_s * i))}",'
+        f' "rank": 0, "step": {step}, "loss": 0.62, "samples_per_sec": {rate}}}'
+        for i, step in enumerate(range(first, last + 1, 100))
+    ]
+
+
+def test_a_worker_torch_elastic_restarts_is_no_crash_until_it_gives_up(tmp_path: Path) -> None:
+    """torch elastic's agent reports each worker it saw die, then restarts the worker group
+    while it has restarts left (`--max-restarts`): the relaunch resumed from its checkpoint and
+    trained on, so the job is healthy. Only the agent's ChildFailedError summary says it gave
+    up; the same death followed by it ended the job."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+    died = (
+        "E1125 04:00:48.257000 24687 torch/distributed/elastic/multiprocessing/api.py:1002]"
+        " failed (exitcode: 1) local_rank: 1 (pid: 28125) of binary: /venv/bin/python"
+    )
+    relaunched = [
+        "0: [2026-11-25 04:00:52] process group ready rank=0 world_size=2",
+        "0: [2026-11-25 04:00:55] resumed from checkpoint ck/step_800.pt step=800",
+        *_json_steps(900, 2000, 5, t0 + 60, 5400.0),
+    ]
+    gave_up = [
+        "Traceback (most recent call last):",
+        "torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ",
+        "Root Cause (first observed failure):",
+    ]
+    before = _json_steps(100, 800, 5, t0, 5466.2)
+    report = check_log(write(tmp_path, [*before, died, *relaunched])).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    (tmp_path / "gave_up").mkdir()
+    report = check_log(write(tmp_path / "gave_up", [*before, died, *gave_up])).to_json()
+    assert report["anomaly"] == "CRASH", report["summary"]
+
+
+def test_a_relaunch_from_a_checkpoint_is_measured_against_its_own_speed(tmp_path: Path) -> None:
+    """A run 30% slower than its start for 8 reports (a drop needs 10 in a row), then relaunched
+    from its checkpoint, where it runs at that speed on: new processes, maybe on other nodes,
+    whose baseline is their own. Without the relaunch the same readings are a straggler."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+    slowed = [*_json_steps(100, 900, 5, t0, 1000.0), *_json_steps(1000, 1700, 5, t0 + 45, 700.0)]
+    load = "0: [2026-11-25 04:02:00] resumed from checkpoint ck/step_1700.pt step=1700"
+    resumed = _json_steps(1800, 3000, 5, t0 + 125, 700.0)
+    report = check_log(write(tmp_path, [*slowed, load, *resumed])).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    (tmp_path / "on").mkdir()
+    went_on = _json_steps(1800, 3000, 5, t0 + 85, 700.0)
+    report = check_log(write(tmp_path / "on", [*slowed, *went_on])).to_json()
+    assert report["anomaly"] == "STRAGGLER", report["summary"]

@@ -86,7 +86,9 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("ip-10-1-57-141:8720:9567 [6] NCCL WARN Duplicate GPU detected : rank 1 and rank 0 both on CUDA device 5000", "nccl_usage", "APPLICATION", False, ("ip-10-1-57-141",), False, False, False, False),
     # launchers
     ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
-    ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 24024) of binary: /opt/conda/bin/python", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
+    # (not final: the agent restarts the group while it has restarts left; its ChildFailedError says it gave up)
+    ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 1) local_rank: 0 (pid: 24024) of binary: /opt/conda/bin/python", "worker_failed", "UNKNOWN", False, (), True, False, True, False),
+    ("torch.distributed.elastic.multiprocessing.errors.ChildFailedError: ", "worker_failed", "UNKNOWN", True, (), True, False, True, False),
     ("E1123 00:16:45.199000 31193 torch/distributed/elastic/multiprocessing/api.py:882] failed (exitcode: -9) local_rank: 0 (pid: 31215) of binary: /usr/bin/python", "killed", "UNKNOWN", False, (), True, False, False, False),
     ("[2026-11-23 00:01:37,446] [ERROR] [launch.py:259:sigkill_handler] ['python', 'train.py'] exits with return code = -9", "killed", "UNKNOWN", False, (), True, False, False, False),
     ("ERROR:torch.distributed.elastic.multiprocessing.api:failed (exitcode: 17) local_rank: 0 (pid: 24024) of binary: /opt/conda/bin/python", "exit_code", "APPLICATION", True, (), False, False, False, False),

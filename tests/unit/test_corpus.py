@@ -154,12 +154,12 @@ FORMER_HELDOUT_FLOORS = {
     "heldout19": (26, 15, 21, 1),  # 0.70/1.00/0.86, 4 of 6; after round 21: 0.96/1.00/1.00, 1
     "heldout20": (25, 14, 20, 0),  # 0.84/0.86/1.00, 2 of 5; after round 27: 1.00/1.00/1.00, 0
     "heldout21": (38, 19, 27, 2),  # 0.86/0.90/0.90, 3 of 13; after round 22: 0.90/0.95/0.93, 2
-    "heldout22": (43, 22, 32, 2),  # 0.79/0.71/0.79, 4 of 14; after round 23: 0.90/0.92/0.94, 2
+    "heldout22": (44, 22, 32, 1),  # 0.79/0.71/0.79, 4 of 14; after round 28: 0.92/0.92/0.94, 1
     "heldout23": (45, 22, 30, 1),  # 0.87/0.74/0.84, 2 of 15; after round 24: 0.98/0.96/0.97, 1
     "heldout24": (40, 19, 28, 2),  # 0.84/0.90/0.81, 3 of 14; after round 25: 0.89/0.95/0.90, 2
     "heldout25": (47, 25, 34, 1),  # 0.90/0.92/0.91, 2 of 14; after round 26: 0.96/0.96/0.97, 1
     "heldout26": (44, 23, 32, 1),  # 0.83/0.83/0.88, 2 of 15; after round 27: 0.94/0.96/1.00, 1
-    "heldout27": (43, 26, 32, 0),  # 1.00/0.96/1.00, 0 of 11; after round 27: the same
+    "heldout27": (43, 27, 32, 0),  # 1.00/0.96/1.00, 0 of 11; after round 28: 1.00/1.00/1.00, 0
 }
 
 
@@ -177,6 +177,17 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
+
+
+def test_the_heldout_set_keeps_its_measured_figures() -> None:
+    """heldout28/ as measured once before round 28's rules and once after them (the same:
+    0.97/0.92/0.94, no false alarm of 14): a later change that loses ground on the held-out set
+    fails here, without listing any miss."""
+    m = metrics(score_split("heldout28"))
+    assert m.anomaly.hits >= 61, m.anomaly  # of 63: 0.97
+    assert m.attribution.hits >= 33, m.attribution  # of 36: 0.92
+    assert m.requeue.hits >= 46, m.requeue  # of 49: 0.94
+    assert m.false_alarms == 0  # of 14
 
 
 @pytest.mark.parametrize("split", SPLITS)

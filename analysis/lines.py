@@ -184,13 +184,16 @@ _MAX_ZONE_S = 14 * 3600.0
 _ZONE_SLACK_S = 120.0  # the seconds that really passed between the two lines
 
 
+_CANCELLED_AT = "CANCELLED AT "
+
+
 def stop_time(text: str, *, tz: tzinfo = UTC) -> float | None:
     """When a stop line says the job was stopped: slurmstepd's "*** JOB 3 ON n3 CANCELLED AT
     2026-11-25T04:02:07 DUE TO TIME LIMIT ***" names the time mid-line; else the line's own."""
-    at = text.find("CANCELLED AT ")
+    at = text.find(_CANCELLED_AT)
     if at < 0:
         return parse_timestamp(text, tz=tz)
-    m = _ISO.match(text, at + 13)
+    m = _ISO.match(text, at + len(_CANCELLED_AT))
     return _iso_epoch(m, tz) if m is not None else None
 
 

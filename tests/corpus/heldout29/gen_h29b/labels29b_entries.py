@@ -173,5 +173,32 @@ ENTRIES = [
       why="Step time is 26-56 ms/it up to step 600 and 128-181 ms/it for every logged step from 650 to 1500 (about 5x "
           "slower) with no error: a sustained slowdown; the 'training finished at step 1500' and the store error at "
           "shutdown do not undo it."),
+
+ dict(case="n04", slug="2host-torchrun-titan-style-one-slow-interval-at-step-750-completes",
+      how=f"case_n04: {H2}; torchtitan-like step lines from rank 0, checkpoints every 500; after step 700 gpu-b29-02's "
+          "veth was set down for 4 s and up again (a link flap): TCP retransmitted and training went on to 'Training "
+          "completed'; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=3,
+      why="Apart from one interval at step 750 (tps 93k against 380k-610k before and after) throughput stays level, "
+          "three checkpoints finish and the run ends 'Training completed': a brief stall, not a fault."),
+
+ dict(case="n05", slug="2host-torchrun-torchtune-style-store-sendbytes-failed-software-caused-connection-abort",
+      how=f"case_n05: {H2}; torchtune-like config dump, INFO lines and tqdm bar from rank 0, checkpoints every 500; after "
+          "step ~750 only gpu-b29-02's c10d store connections (to gpu-b29-01:40685) were destroyed with 'ss -K' inside "
+          "its namespace: its agent's store calls fail ('Broken pipe', 'Software caused connection abort'), it SIGTERMs "
+          "its worker and exits with RendezvousConnectionError; rank 0 on gpu-b29-01 then gets a gloo read error; "
+          "out.log, unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True, checkpoints=1,
+      why="The bar at 754/2000 is cut by 'TCPStore ... sendBytes failed ... Broken pipe', then 'DistNetworkError: Software "
+          "caused connection abort' / 'The connection to the C10d store has failed' on gpu-b29-02 and rank 0's 'Read error "
+          "[10.229.7.12]: Connection reset by peer': the inter-host connections were torn down, a network failure."),
+
+ dict(case="j08", slug="sbatch-srun-label-mmengine-style-iter-time-0035-to-015-from-iter-650",
+      how=f"case_j08: {SB} (lab29n1, lab29n2), MMEngine-like Iter(train) lines from rank 0, checkpoints every 500; after "
+          "iteration 600 task 1 (rank 1) was put in a cgroup-v1 cpu group with a 10% CFS quota until the end; the run "
+          "completes; mm-train-10.out, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=3, job_nodes=["lab29n1", "lab29n2"],
+      why="'time:' per iteration is 0.032-0.050 s up to iteration 600 and 0.131-0.174 s for every logged interval from "
+          "650 to 1500 (the eta grows accordingly): a sustained 4x slowdown of a run that otherwise finishes."),
 ]
 

@@ -200,5 +200,13 @@ ENTRIES = [
       anomaly="STRAGGLER", category=None, requeue=True, checkpoints=3, job_nodes=["lab29n1", "lab29n2"],
       why="'time:' per iteration is 0.032-0.050 s up to iteration 600 and 0.131-0.174 s for every logged interval from "
           "650 to 1500 (the eta grows accordingly): a sustained 4x slowdown of a run that otherwise finishes."),
+
+ dict(case="k11", slug="torchrun-fairseq-style-loss-spike-to-30-at-update-1100-recovers-completes",
+      how=f"case_k11: {TRN}, fairseq-like train_inner/valid/checkpoint lines, FutureWarnings and a DataLoader UserWarning, "
+          "validation and checkpoints every 600 of 2400 updates; 30 batches from update 1100 had shifted labels (a bad "
+          "data shard): a loss spike that recovers within ~100 updates; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="loss jumps to 29.854 (ppl 970118041) at num_updates=1100, is 2.629 at 1150 and back to 0.155 by 1200 and keeps falling, the valid loss drops to "
+          "0.04, four checkpoints are saved and the run ends 'done training in 114.0 seconds': a recovered spike."),
 ]
 

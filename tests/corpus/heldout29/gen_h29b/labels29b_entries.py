@@ -208,5 +208,30 @@ ENTRIES = [
       anomaly="NONE", category=None, requeue=None, checkpoints=4,
       why="loss jumps to 29.854 (ppl 970118041) at num_updates=1100, is 2.629 at 1150 and back to 0.155 by 1200 and keeps falling, the valid loss drops to "
           "0.04, four checkpoints are saved and the run ends 'done training in 114.0 seconds': a recovered spike."),
+
+ dict(case="j10", slug="sbatch-srun-label-megatron-style-futurewarnings-wandb-retries-validation-completes",
+      how=f"case_j10: {SB} (lab29n1, lab29n2), Megatron-like arguments block and iteration lines, FutureWarnings from "
+          "both tasks, a DataLoader UserWarning, retried tracker-upload warnings, validation and checkpoints every 400 of "
+          "1600 iterations; nothing injected; gpt-small-12.out, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4, job_nodes=["lab29n1", "lab29n2"],
+      why="The warnings are deprecations and uploads that succeed after one retry; iteration time stays 31-68 ms, the "
+          "validation loss falls 0.214 -> 0.032, four checkpoints are saved and the job prints '[after training is "
+          "done]'."),
+
+ dict(case="k14", slug="torchrun-keras-style-ms-per-step-39-to-83-122-from-epoch-4",
+      how=f"case_k14: {TRN}, Keras-like epoch lines (200 steps each), DataLoader num_workers=2, checkpoints every 400; "
+          "after epoch 3 both DataLoader workers of rank 1 were SIGSTOPped for 0.35 s of every 0.4 s (SIGSTOP/SIGCONT "
+          "duty cycle) until the end, starving rank 1 of batches; the run completes; out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=5,
+      why="Epochs 1-3 take 8 s (39-40 ms/step); from epoch 4 every epoch takes 15-24 s (74-122 ms/step) with the loss "
+          "still falling and no error: a sustained 2-3x slowdown."),
+ dict(case="j12", slug="sbatch-srun-label-plain-data-path-filenotfounderror-both-tasks-at-start",
+      how=f"case_j12: {SB} (lab29n1, lab29n2), plain prints; the job script sets DATA to a file name with a typo "
+          "(feats.bin for feat.bin) -> FileNotFoundError in both tasks before the first step; its own 'srun exit code' "
+          "echo prints 0 because $? is read after a command substitution; tab-plain-15.out, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, job_nodes=["lab29n1", "lab29n2"],
+      why="Both tasks fail at start-up with 'FileNotFoundError: [Errno 2] No such file or directory: "
+          "'/work/lab29b/data/feats.bin'' (srun: 'task 0/1: Exited with exit code 1'): the job points at a path that does "
+          "not exist, a configuration error that a requeue would repeat."),
 ]
 

@@ -1,6 +1,6 @@
 #!/bin/bash
 # sbatch -N2 + srun --label, JSON lines from both ranks, --read pread from a copy of the data on an ext4 loop fs; after
-# step 700 the fs is shut down (EXT4_IOC_SHUTDOWN via 'xfs_io'-free python ioctl) -> Errno 5 on the next read.
+# step 700 the fs is shut down (EXT4_IOC_SHUTDOWN ioctl, NOLOGFLUSH, from python) -> Errno 5 on the next read.
 CASE=j13; source /work/wt29b/tests/corpus/heldout29/gen_h29b/common.sh
 M=$(mkloop j13 24); cp /work/lab29b/data/feat.bin $M/feat.bin; sync; echo 3 > /proc/sys/vm/drop_caches
 cat > job.sh <<EOS

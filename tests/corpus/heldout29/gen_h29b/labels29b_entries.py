@@ -233,5 +233,13 @@ ENTRIES = [
       why="Both tasks fail at start-up with 'FileNotFoundError: [Errno 2] No such file or directory: "
           "'/work/lab29b/data/feats.bin'' (srun: 'task 0/1: Exited with exit code 1'): the job points at a path that does "
           "not exist, a configuration error that a requeue would repeat."),
+
+ dict(case="j13", slug="sbatch-srun-label-jsonl-both-ranks-errno-5-input-output-error-reading-data-step-700",
+      how=f"case_j13: {SB} (lab29n1, lab29n2), JSON-lines metrics from both ranks; features read with os.pread from a copy "
+          "of the data on a 24 MiB ext4 loop fs; after step 700 the fs was shut down (EXT4_IOC_SHUTDOWN ioctl) -> EIO on "
+          "the next read in both tasks; jl-train-17.out, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, job_nodes=["lab29n1", "lab29n2"],
+      why="Right after step 700 both ranks die in the DataLoader fetch with 'OSError: [Errno 5] Input/output error' and "
+          "srun reports both tasks exit 1: the data file system failed under a run that was training normally."),
 ]
 

@@ -241,5 +241,21 @@ ENTRIES = [
       anomaly="CRASH", category="STORAGE", requeue=True, job_nodes=["lab29n1", "lab29n2"],
       why="Right after step 700 both ranks die in the DataLoader fetch with 'OSError: [Errno 5] Input/output error' and "
           "srun reports both tasks exit 1: the data file system failed under a run that was training normally."),
+
+ dict(case="j18", slug="sbatch-srun-label-keras-style-silent-after-epoch-4-header-151s", file="kept.log",
+      how=f"case_j18: {SB} (lab29n1, lab29n2), Keras-like epoch lines (150 steps, ~9-11 s each), checkpoints every 300; "
+          "during epoch 4 an operator ran 'scontrol suspend 16' (all tasks SIGSTOPped) and did not resume it; "
+          "kr-cls-16.out copied as kept.log 151 s after its last line (the job was then resumed and cancelled)",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1, silence_s=151, job_nodes=["lab29n1", "lab29n2"],
+      why="Epochs end every 9-11 s, then after 'Epoch 4/20' nothing more is written for 151 s and no error appears: the "
+          "job stopped making progress."),
+
+ dict(case="j14", slug="sbatch-srun-label-detectron2-style-silent-after-iter-849-150s", file="kept.log",
+      how=f"case_j14: {SB} (lab29n1, lab29n2), detectron2-like, checkpoints every 400; at step 900 rank 1 re-enters a "
+          "non-reentrant metrics lock (a self-deadlock) and stops; rank 0 waits in allreduce (default 1800 s timeout), so "
+          "the output goes silent; d2-cls-18.out copied as kept.log 150 s after its last line, then scancel",
+      anomaly="HANG", category=None, requeue=True, checkpoints=2, silence_s=150, job_nodes=["lab29n1", "lab29n2"],
+      why="d2.utils.events lines arrive every ~2 s up to 'iter: 849' and then nothing for 150 s with no error: the "
+          "training loop stopped making progress."),
 ]
 

@@ -257,5 +257,23 @@ ENTRIES = [
       anomaly="HANG", category=None, requeue=True, checkpoints=2, silence_s=150, job_nodes=["lab29n1", "lab29n2"],
       why="d2.utils.events lines arrive every ~2 s up to 'iter: 849' and then nothing for 150 s with no error: the "
           "training loop stopped making progress."),
+
+ dict(case="n06", slug="2host-torchrun-detectron2-style-rank0-gloo-recv-timeout-60000ms-after-iter-699",
+      how=f"case_n06: {H2}; detectron2-like lines from rank 0, --pg-timeout 60, checkpoints every 400; after iteration 700 "
+          "every process of gpu-b29-02 (agent and worker) was SIGSTOPped, like a frozen host: rank 0's gloo recv timed "
+          "out after 60 s and gpu-b29-01's torchrun exited; gpu-b29-02 was SIGCONTed afterwards, found the store gone and "
+          "failed too; out.log, unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1, job_nodes=["gpu-b29-01", "gpu-b29-02"],
+      why="Progress stops after 'iter: 699' and rank 0 fails with 'Timed out waiting 60000ms for recv operation to "
+          "complete'; rank 1's 'Connection closed by peer' and the store errors only come after it: a collective "
+          "timeout, i.e. the job hung."),
+
+ dict(case="j16", slug="sbatch-array-task2-srun-label-keras-style-job-cancelled-during-epoch-4",
+      how="case_j16: sbatch --array=0-2 (-N1 -n2 each) + srun --label, Keras-like, hidden size 256/512/768 by task, "
+          "checkpoints every 300; during epoch 4 of task 2 (on lab29n3) the user ran 'scancel 19_2' (the rest of the "
+          "array was cancelled afterwards); task 2's output kr-sweep-19_2.out, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=1, job_nodes=["lab29n3"],
+      why="A run training normally (epochs of 14-19 s, loss falling) ends with 'slurmstepd-lab29n3: error: *** JOB 19 ON "
+          "lab29n3 CANCELLED AT 2026-11-25T08:43:49 ***' and no error of its own: the job was cancelled through Slurm."),
 ]
 

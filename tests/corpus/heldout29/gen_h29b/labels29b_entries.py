@@ -275,5 +275,23 @@ ENTRIES = [
       anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=1, job_nodes=["lab29n3"],
       why="A run training normally (epochs of 14-19 s, loss falling) ends with 'slurmstepd-lab29n3: error: *** JOB 19 ON "
           "lab29n3 CANCELLED AT 2026-11-25T08:43:49 ***' and no error of its own: the job was cancelled through Slurm."),
+
+ dict(case="j17", slug="sbatch-torchrun-in-batch-step-lightning-style-warnings-mirror-misses-validation-completes",
+      how="case_j17: sbatch -N1 -n2 (lab29n1) with torchrun --nproc-per-node 2 in the batch step, Lightning-like banner, "
+          "tqdm bar, FutureWarnings from both ranks and a DataLoader UserWarning, validation and checkpoints every 500; "
+          "rank 0 tries a shard index on a mirror directory that lacks most files (real FileNotFoundErrors, caught, "
+          "falling back to the local copy); nothing injected; lit-run-22.out, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4, job_nodes=["lab29n1"],
+      why="The FutureWarnings, the DataLoader warning and the caught 'FileNotFoundError ... falling back to local copy' "
+          "lines are noise; the bar runs at a steady 24-30 it/s to 2000/2000, four checkpoints are saved and the job ends "
+          "'`Trainer.fit` stopped: `max_steps=2000` reached' and 'torchrun exit 0'."),
+
+ dict(case="n07", slug="2host-torchrun-detectron2-style-hostname-warnings-futurewarnings-evals-completes",
+      how=f"case_n07: {H2}; detectron2-like lines from rank 0, FutureWarnings from both ranks and a DataLoader "
+          "UserWarning, evaluation and checkpoints every 500 of 2000 iterations; nothing injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="The c10d 'hostname of the client socket cannot be retrieved' and deprecation warnings are start-up noise; "
+          "iteration time stays 0.030-0.051 s, top1 rises 85 -> 97.6 and the run ends with 'Overall training speed: 1998 "
+          "iterations' and 'Total training time'."),
 ]
 

@@ -293,5 +293,32 @@ ENTRIES = [
       why="The c10d 'hostname of the client socket cannot be retrieved' and deprecation warnings are start-up noise; "
           "iteration time stays 0.030-0.051 s, top1 rises 85 -> 97.6 and the run ends with 'Overall training speed: 1998 "
           "iterations' and 'Total training time'."),
+
+ dict(case="j15", slug="sbatch-requeue-srun-label-pylog-step-cancelled-preemption-sigterm-checkpoint-step-718-exits-0",
+      how=f"case_j15: sbatch -N2 (lab29n3, lab29n4) --requeue --open-mode=append + srun --label, Python logging from both "
+          "ranks with a SIGTERM handler that saves a checkpoint and exits, --resume; after step 700 a 2-node job in "
+          "partition 'urgent' on the same nodes preempted it: the step was cancelled, both ranks saved step 718 and exited "
+          "0, so the batch script ended with 'srun exited 0' and Slurm recorded the job COMPLETED without requeueing it "
+          "(718 of 1600 steps done); pl-pre-23.out, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=2, job_nodes=["lab29n3", "lab29n4"],
+      why="'STEP 23.0 ON lab29n3 CANCELLED' and '[rank0] Preemption detected (signal 15, SIGTERM): will save checkpoint "
+          "and exit' stop the run at step 718 of 1600 ('exiting for requeue'); the exit code is 0 but training did not "
+          "finish: the scheduler preempted it, and a requeue resumes from the step-718 checkpoint."),
+ dict(case="j20", slug="sbatch-torchrun-in-batch-step-tqdm-bar-both-ranks-exitcode-minus-7-sigbus",
+      how="case_j20: sbatch -N1 -n2 (lab29n1) with torchrun --nproc-per-node 2 in the batch step, a bare tqdm bar with "
+          "loss/lr postfix, checkpoints every 500; features np.memmap'ed from a private copy of the data file, which was "
+          "truncated to 0 bytes after the step-500 checkpoint -> both ranks die of SIGBUS; tq-run-25.out, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, checkpoints=1, job_nodes=["lab29n1"],
+      why="Both ranks end with 'exitcode  : -7 ... Signal 7 (SIGBUS)' in torchrun's ChildFailedError summary with no "
+          "Python error: a bus error on the host (memory-mapped data became unreadable), not the training code."),
+ dict(case="j21", slug="sbatch-srun-label-torchtune-style-node-failure-on-lab29n4-after-step-500-checkpoint",
+      how="case_j21: sbatch -N2 (lab29n3, lab29n4) + srun --label, torchtune-like config dump, INFO lines and tqdm bar, "
+          "checkpoints every 500; after the step-500 checkpoint an administrator set lab29n4 DOWN ('scontrol update "
+          "nodename=lab29n4 state=down reason=\"memory errors (EDAC)\"'): Slurm cancelled the job for node failure; "
+          "tt-dn-26.out, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, culprit_nodes=["lab29n4"], checkpoints=1,
+      job_nodes=["lab29n3", "lab29n4"],
+      why="'srun: error: Node failure on lab29n4' and 'JOB 26 ON lab29n3 CANCELLED ... DUE TO NODE FAILURE' end a run "
+          "that had just saved its step-500 checkpoint: lab29n4 failed; requeue excluding it."),
 ]
 

@@ -320,5 +320,13 @@ ENTRIES = [
       job_nodes=["lab29n3", "lab29n4"],
       why="'srun: error: Node failure on lab29n4' and 'JOB 26 ON lab29n3 CANCELLED ... DUE TO NODE FAILURE' end a run "
           "that had just saved its step-500 checkpoint: lab29n4 failed; requeue excluding it."),
+
+ dict(case="j19", slug="sbatch-srun-label-jsonl-cpp-log-info-uv-loop-ebusy-evals-checkpoints-done",
+      how=f"case_j19: {SB} (lab29n1, lab29n2) with TORCH_CPP_LOG_LEVEL=INFO, JSON-lines metrics from both ranks, "
+          "evaluation and checkpoints every 400 of 1600 steps; nothing injected; jl-eval-27.out, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4, job_nodes=["lab29n1", "lab29n2"],
+      why="The c10d INFO lines (socket connects, 'Reducer: comm-optimized memory allocator not found', 'uv_loop_close "
+          "failed with:-16 errn:EBUSY' at shutdown) are informational; step_ms stays 24-51, val_loss falls 0.214 -> "
+          "0.032, four checkpoint_end events and '\"event\": \"done\"' end the run."),
 ]
 

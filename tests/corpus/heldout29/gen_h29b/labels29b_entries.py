@@ -328,5 +328,23 @@ ENTRIES = [
       why="The c10d INFO lines (socket connects, 'Reducer: comm-optimized memory allocator not found', 'uv_loop_close "
           "failed with:-16 errn:EBUSY' at shutdown) are informational; step_ms stays 24-51, val_loss falls 0.214 -> "
           "0.032, four checkpoint_end events and '\"event\": \"done\"' end the run."),
+
+ dict(case="k16", slug="torchrun-keras-style-futurewarnings-wandb-retries-val-loss-10-of-10-epochs",
+      how=f"case_k16: {TRN}, Keras-like epoch lines (150 steps each) with val_loss every other epoch, FutureWarnings and a "
+          "DataLoader UserWarning, retried tracker-upload warnings, checkpoints every 300; nothing injected (a first run "
+          "of this case, made while two other cases ran, was replaced by this one); out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=5,
+      why="The warnings are deprecations and uploads that succeed after one retry; all 10/10 epochs finish at 19-37 "
+          "ms/step with loss and val_loss falling, and the last epoch's model is saved."),
+
+ dict(case="n08", slug="2host-torchrun-keras-style-both-ranks-gloo-recv-timeout-60000ms-during-epoch-4",
+      how=f"case_n08: {H2}; Keras-like epoch lines from rank 0, --pg-timeout 60; during epoch 4 gpu-b29-02's address was "
+          "removed from its veth ('ip addr flush dev l29bv2', link left up): both ranks' gloo recvs timed out after 60 s "
+          "and gpu-b29-01's torchrun exited; gpu-b29-02's agent, stuck on the store, was SIGKILLed by hand 2 minutes "
+          "later (the launching shell's 'Killed' line is the last line); out.log, unedited",
+      anomaly="HANG", category=None, requeue=True,
+      why="Epochs take 4-5 s, then epoch 4 never finishes and ~60 s later both ranks fail with 'Timed out waiting "
+          "60000ms for recv operation to complete' (plus a c10d socket 'timed out after 60000ms'): a collective timeout, "
+          "i.e. the job hung."),
 ]
 

@@ -346,5 +346,24 @@ ENTRIES = [
       why="Epochs take 4-5 s, then epoch 4 never finishes and ~60 s later both ranks fail with 'Timed out waiting "
           "60000ms for recv operation to complete' (plus a c10d socket 'timed out after 60000ms'): a collective timeout, "
           "i.e. the job hung."),
+
+ dict(case="j22", slug="sbatch-srun-label-mmengine-style-grad-norm-climbs-loss-nan-floatingpointerror-iter-900",
+      how=f"case_j22: {SB} (lab29n1, lab29n2), MMEngine-like, checkpoints every 300; the logits are divided by a "
+          "temperature annealed linearly to 0 at step 900 (a schedule bug): grad_norm climbs, the loss turns nan at "
+          "iteration 900 and both ranks raise FloatingPointError; mm-temp-28.out, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, checkpoints=2, job_nodes=["lab29n1", "lab29n2"],
+      why="grad_norm rises 1.5 -> 10.5 while the loss climbs, then 'grad_norm: nan  loss: nan' at Iter(train) [900/3000] "
+          "and 'FloatingPointError: Loss is nan at step 900, stopping training' on both ranks: a diverging model/config "
+          "(NaN loss)."),
+
+ dict(case="j23", slug="sbatch-srun-label-hf-style-task1-terminated-rank0-connection-reset",
+      how=f"case_j23: sbatch -N2 (lab29n3, lab29n4) + srun --label, HF-Trainer-like, evaluation and checkpoints every 500; "
+          "after step 700 task 1 (rank 1) alone was sent SIGTERM from outside Slurm (kill -TERM by pid), with nothing "
+          "printed about why -> rank 0's gloo read error, 'srun: error: lab29n4: task 1: Terminated'; hf-t-29.out, "
+          "unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=1, job_nodes=["lab29n3", "lab29n4"],
+      why="'srun: error: lab29n4: task 1: Terminated' is the first failure, with no CANCELLED line from slurmstepd and no "
+          "message from the program; rank 0's 'Connection reset by peer' follows: a rank killed by a signal whose "
+          "origin the log does not show."),
 ]
 

@@ -42,6 +42,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).", "bus_error", "NODE", True, (), True, False, False, False),
     ("/var/spool/slurmd/job123/slurm_script: line 12: 4567 Killed                  python train.py", "killed", "UNKNOWN", False, (), True, False, False, False),
     ("Killed", "killed", "UNKNOWN", False, (), True, False, False, False),
+    # the shell's word on the line a progress bar was redrawing
+    (" 20%|████                | 216/1063 [00:27<02:17,  6.17it/s]Killed", "killed", "UNKNOWN", False, (), True, False, False, False),
     # CUDA
     ("0: RuntimeError: CUDA error: an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), False, False, False, False),
     ("[rank5]: RuntimeError: CUDA error: uncorrectable ECC error encountered on node2", "ecc", "GPU", True, ("node2",), True, True, False, False),

@@ -526,12 +526,16 @@ def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     )  # fmt: skip
     if m["code"]:
         msg = _CUDA_DRIVER_TEXT.get(m["code"], msg)
-    nodes = names.find(text)
+    # NCCL's own prefix names the host whose CUDA call failed ("gpu-7:2852:3596 [0] ... NCCL
+    # WARN Cuda failure 999 'unknown error'").
+    prefix = _NCCL_HOST.search(text) if "NCCL" in text else None
+    nodes = _nodes_for(text, names, prefix["host"] if prefix is not None else None)
     code_m = _CUDA_RUNTIME_CODE.search(text)
     code = int(next(g for g in code_m.groups() if g)) if code_m is not None else None
     if code in _CUDA_DEVICE_CODES:
+        # The device or its driver failed on the node that printed it: keep it out.
         return Signal("cuda_device_error", GPU, f"CUDA error {code}: {msg}", line, True, nodes,
-                      rank, True, False, detail=str(code))  # fmt: skip
+                      rank, True, True, detail=str(code))  # fmt: skip
     for needle, name, category, immediate in _CUDA_KINDS:
         if needle.lower() in msg.lower() or (needle in text and not m["code"]):
             exclude = category is GPU and name in ("cuda_ecc", "cuda_nvlink", "cuda_gpu_lost")

@@ -984,3 +984,20 @@ def test_a_failure_the_launcher_restarts_its_workers_after_waits_for_the_relaunc
         (tmp_path / name).mkdir()
         report = check_log(write(tmp_path / name, lines)).to_json()
         assert report["anomaly"] == want, (name, report["summary"])
+
+
+def test_a_gpu_failure_nccls_prefix_names_excludes_that_node(tmp_path: Path) -> None:
+    """NCCL's own prefix ("host:pid:tid [dev]") names the host whose CUDA call failed with a
+    device error (999, unknown error: the GPU needs a reset): that node is the culprit, kept out
+    of the requeue; its peer's NCCL error is the victim."""
+    t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
+    lines = [
+        *_json_steps(100, 900, 5, t0, 5466.2),
+        "1: gpu-b2:2852:3596 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'",
+        "1: gpu-b2:2852:3596 [0] NCCL INFO init.cc:526 -> 1",
+        "0: torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691,"
+        " unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.21.5",
+    ]
+    report = check_log(write(tmp_path, lines), nodes=("gpu-b1", "gpu-b2")).to_json()
+    got = (report["anomaly"], report["attribution"], report["requeue"], report["culprit_nodes"])
+    assert got == ("CRASH", "GPU", True, ["gpu-b2"]), report["summary"]

@@ -12,10 +12,11 @@ Rules, in order:
   or network error never excludes a node by itself.
 - A requeue is called unwarranted only when the cause is the application's own error.
 - A network error after another failure is that failure's victim (the peer went away); a
-  process's abort is no such failure: its own error, on another line, is. A connection reset or
-  closed by the other end is the victim of a death anywhere in the attempt, printed before or
-  after it (ranks' output interleaves). A line that explains the error before it (NCCL's "Last
-  error: Failed to initialize any NET plugin") is its cause, not its victim.
+  process's abort is no such failure: its own error, on another line, is. But a rank that
+  aborted and said nothing else died unseen: the connections other ranks lost were its. A
+  connection reset or closed by the other end is the victim of a death anywhere in the attempt,
+  printed before or after it (ranks' output interleaves). A line that explains the error before
+  it (NCCL's "Last error: Failed to initialize any NET plugin") is its cause, not its victim.
 - When only victims remain and two ranks or more each lost their connection to a peer, with
   nobody killed and no failure of its own, the link between them failed: NETWORK.
 """
@@ -91,9 +92,11 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     # Ranks' output interleaves: a connection reset by a peer may be printed before the line
     # where that peer died. Any death in the attempt explains such resets.
     died = any(_a_death(signal) for signal in signals) or _killed_first(signals)
+    aborted = _aborted_unheard(signals)
     crashed = False
     for signal in signals:
-        victim = crashed or (died and signal.peer_lost)
+        lost_an_aborted_peer = signal.peer_lost and bool(aborted - {signal.rank})
+        victim = crashed or (signal.peer_lost and died) or lost_an_aborted_peer
         if victim and signal.name in _EXPLAINS:
             victim = False  # the detail of the error just printed, not its consequence
         if victim and signal.category is NETWORK and not signal.victim:
@@ -114,6 +117,14 @@ def _killed_first(signals: Sequence[Signal]) -> bool:
         if signal.name in ("srun_task_exit", "srun_task_crash"):
             return False
     return False
+
+
+def _aborted_unheard(signals: Sequence[Signal]) -> set[int]:
+    """The ranks torn down by abort() that said nothing else: they died of a cause the log does
+    not show, and the connections other ranks then lost were theirs (an abort after its own
+    rank's error, a lost connection included, is that error's: see `_a_death`)."""
+    aborted = {s.rank for s in signals if s.teardown and s.rank is not None}
+    return aborted - {s.rank for s in signals if not s.teardown}
 
 
 # A process that a signal killed: it died unseen, and its peers' lost connections follow from it.

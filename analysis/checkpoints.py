@@ -171,6 +171,10 @@ _FORMS: tuple[tuple[str, str, re.Pattern[str], Kind, bool, bool], ...] = tuple(
          False, False),
         ("generic", "heckpoint saved",
          r"(?i:checkpoint) saved(?: to| in| at)? ?(?P<path>\S+)?", _D, False, False),
+        # The step between the two words: "checkpoint step 400 saved in 0.04s"
+        ("generic", "heckpoint",
+         r"(?i:checkpoint) (?:(?:at|for) )?(?i:step|iteration)[ =:]?(?P<step>\d+) saved\b", _D,
+         False, False),
         ("generic", "aved checkpoint", r"(?i:saved) checkpoint(?: to| at)? ?(?P<path>\S+)?", _D,
          False, False),
     )

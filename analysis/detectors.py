@@ -110,6 +110,7 @@ _TOKENS = (
     "Rank=",
     "STRAGGLER",  # NVRx's warning, which names the slow ranks (its score rows carry "Rank=")
     "heartbeat",  # NVRx's rank monitor: "Did not get subsequent heartbeat" is a hang, directly
+    "attempts left",  # torch elastic restarting its workers: "... attempts left; will restart"
     "valuat",  # evaluation phase markers ("Running Evaluation", "Evaluating", "evaluation")
     "alidat",  # validation phase markers ("Validating", "Validation DataLoader")
     "ataset",  # data-loading phase markers ("building train, validation, and test datasets")

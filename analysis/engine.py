@@ -108,7 +108,7 @@ _RECENT_SAVES = 64
 _WENT_PAST = frozenset({"bad_arguments", "cannot_run"})
 # Saves measured before a save's own pace bounds the wait for the next one, and how many times
 # the cadence factor the slowest of them may take.
-_SAVES_MEASURED = 2
+_SAVES_MEASURED = 1
 _SAVE_FACTOR = 4.0
 _SAME_LOAD_S = 60.0  # loads of one step this close together: every rank printing the same load
 
@@ -127,6 +127,12 @@ _NCCL_WENT_ON = re.compile(r"NCCL INFO (?:NET/\w+ ?: Using \[|Using network \w|.
 # A rank's NCCL heartbeat monitor finding the job's TCPStore gone: "Failed to check the "should
 # dump" flag on TCPStore, (maybe TCPStore server has shut down too early), with error: ...".
 _STORE_HOST_GONE = "TCPStore server has shut down too early"
+# torch elastic's agent (and NVRx's ft_launcher) restarting its workers in place: "[default]
+# Worker group FAILED. 3/3 attempts left; will restart worker group" (at INFO: older torch
+# releases printed it by default, newer ones with LOGLEVEL=INFO; ft_launcher prints it).
+_RELAUNCH = re.compile(r"Worker group \w+\. \d+/\d+ attempts left; will restart worker group")
+# The phase from such a restart to the relaunch's first report: rendezvous, start-up, a load.
+RELAUNCHING = "relaunching"
 _NCCL_TRANSPORT_WARNINGS = frozenset({"transport_error", "nccl_ib_completion_error"})
 
 
@@ -196,7 +202,8 @@ class LogEngine:
         self.loads: deque[tuple[int | None, float]] = deque(maxlen=16)  # (step, at)
         self._first_progress_at: float | None = None
         self._first_progress_after_load: float | None = None
-        # Another phase where silence is normal (EVALUATING, LOADING) and when it began.
+        # Another phase where silence is normal (EVALUATING, LOADING, RELAUNCHING) and when it
+        # began.
         self._other_phase: tuple[str, float] | None = None
 
         self._crashed = False  # a CRASH was reported: later signals are its aftermath
@@ -205,7 +212,8 @@ class LogEngine:
         # it (slurmstepd's own error, another rank's interleaved output). Reported once time
         # moves on (the next poll, the next stamped line, the attempt's end), with what came.
         # Connections a peer reset or closed before it are no cause either: they say a peer
-        # went away, and why (Slurm's "Node failure on n3") may come with the victim.
+        # went away, and why (Slurm's "Node failure on n3") may come with the victim. Nor is an
+        # abort: its cause is another line (torchrun's summary copies the worker's traceback).
         self._held_at: float | None = None
         # Done means done: when the log showed training reach its final iteration.
         self._finish = FinishWatch()
@@ -215,6 +223,7 @@ class LogEngine:
         # lookups of healthy jobs too), it explains a store connect that then times out.
         self._unresolved: Signal | None = None
         self._restarter = False  # an in-job restarter (NVRx ft_launcher) runs the job
+        self._relaunching = False  # its launcher restarts the workers after a failure
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
         self._stragglers: dict[int, str | None] = {}
@@ -344,7 +353,9 @@ class LogEngine:
                 if signal.immediate and not (
                     signal.victim and not self._progress_reports and self._only_failed_steps()
                 ):
-                    if signal.victim and all(s.victim or s.peer_lost for s in self._signals):
+                    if signal.victim and all(
+                        s.victim or s.peer_lost or s.cause_elsewhere for s in self._signals
+                    ):
                         if self._held_at is None:
                             self._held_at = at
                         return None
@@ -669,6 +680,7 @@ class LogEngine:
                 [_signal_state(self._stopped[0]), self._stopped[1]] if self._stopped else None
             ),
             "restarter": self._restarter,
+            "relaunching": self._relaunching,
             "csv": list(self._csv) if self._csv else None,
             "finish_telemetry_error": self._finish.telemetry_error,
             "balance": [self._balance.streak_rank, self._balance.streak, self._balance.confirmed],
@@ -765,6 +777,7 @@ class LogEngine:
         self._unresolved = unresolved
         self._stopped = stopped
         self._restarter = bool(state.get("restarter"))
+        self._relaunching = bool(state.get("relaunching"))
         self._csv = csv
         balance = state.get("balance")
         if isinstance(balance, list) and len(balance) == 3:
@@ -796,6 +809,12 @@ class LogEngine:
             return None
         if _STORE_HOST_GONE in line:
             self._store_host_gone()
+            return None
+        if "attempts left" in line and _RELAUNCH.search(line):
+            # The failure just reported is the launcher's to handle: the relaunch (its
+            # rendezvous, start-up and checkpoint load) has the start-up allowance to report.
+            self._other_phase = (RELAUNCHING, at)
+            self._relaunching = True  # until the relaunch reports (a load on the way included)
             return None
         if self._table is not None:
             if self._table.row(split_prefix(line)[2]):
@@ -927,6 +946,8 @@ class LogEngine:
         if self._open_save is None:
             self._saving_since = None  # a step after a save start: the save is over
         self._other_phase = None  # and so is an evaluation or a data-loading phase
+        if self._pending_since is None:
+            self._relaunching = False  # the relaunch got past the failure (or none was pending)
         if self._first_progress_at is None:
             self._first_progress_at = at
         if self.loads and self._first_progress_after_load is None:
@@ -1055,8 +1076,9 @@ class LogEngine:
 
     def _confirm_window(self) -> float:
         """How long a fatal pending signal waits for training to go on before it is a crash:
-        the start-up allowance for steps that failed before training (it may yet start)."""
-        if self._pending_prestart and self._only_failed_steps():
+        the start-up allowance for steps that failed before training (it may yet start), and
+        for a failure the job's launcher said it restarts the workers after."""
+        if self._relaunching or (self._pending_prestart and self._only_failed_steps()):
             return max(self._confirm_s, self._setup_s)
         return self._confirm_s
 

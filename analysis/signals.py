@@ -526,12 +526,16 @@ def _cuda(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
     )  # fmt: skip
     if m["code"]:
         msg = _CUDA_DRIVER_TEXT.get(m["code"], msg)
-    nodes = names.find(text)
+    # NCCL's own prefix names the host whose CUDA call failed ("gpu-7:2852:3596 [0] ... NCCL
+    # WARN Cuda failure 999 'unknown error'").
+    prefix = _NCCL_HOST.search(text) if "NCCL" in text else None
+    nodes = _nodes_for(text, names, prefix["host"] if prefix is not None else None)
     code_m = _CUDA_RUNTIME_CODE.search(text)
     code = int(next(g for g in code_m.groups() if g)) if code_m is not None else None
     if code in _CUDA_DEVICE_CODES:
+        # The device or its driver failed on the node that printed it: keep it out.
         return Signal("cuda_device_error", GPU, f"CUDA error {code}: {msg}", line, True, nodes,
-                      rank, True, False, detail=str(code))  # fmt: skip
+                      rank, True, True, detail=str(code))  # fmt: skip
     for needle, name, category, immediate in _CUDA_KINDS:
         if needle.lower() in msg.lower() or (needle in text and not m["code"]):
             exclude = category is GPU and name in ("cuda_ecc", "cuda_nvlink", "cuda_gpu_lost")
@@ -813,10 +817,12 @@ _CPP_TERMINATE = re.compile(r"terminate called after throwing an instance of '(?
 _ABORT = re.compile(r"Fatal Python error: Abort|\bAborted\b|SIGABRT|signal 6\b|exitcode\s*:\s*-6\b")
 # A process the kernel or a person killed (SIGKILL): who did it, the line does not say.
 _KILLED = re.compile(
-    r"^(?:.*\bline \d+:\s+\d+\s+)?Killed(?:\s+\S.*)?$|^已杀死$|Signal 9 \(SIGKILL\) received"
+    # (the shell's word may land on a progress bar's line: "216/1063 [00:27<02:17]Killed")
+    r"^(?:.*\bline \d+:\s+\d+\s+|.*\])?Killed(?:\s+\S.*)?$|^已杀死$|Signal 9 \(SIGKILL\) received"
     r"|exitcode\s*:\s*-9\b|killed by signal: Killed|exited on signal 9\b|terminated with signal"
     r" SIGKILL|is killed by signal: Killed"
 )
+_ELASTIC_WORKER = re.compile(r"failed \(exitcode: -?\d+\) local_rank: (\d+)")
 _CHILD_FAILED = re.compile(
     r"\bChildFailedError\b|failed \(exitcode: -?\d+\) local_rank|Root Cause \(first observed"
     r"|MPI_ABORT was invoked|mpirun noticed that process rank \d+"
@@ -916,6 +922,10 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if _ABORT.search(text):
             # abort() follows an error its process reported itself (a C++ exception's what(),
             # a watchdog's exception), often a line or another rank's line later: wait for it.
+            # torch elastic names the worker it saw abort by its local rank (its rank, when
+            # one agent runs them all).
+            if rank is None and (worker := _ELASTIC_WORKER.search(text)) is not None:
+                rank = int(worker[1])
             return Signal("aborted", UNKNOWN, f"process aborted: {m.group(0)}", line, False,
                           nodes, rank)  # fmt: skip
         return Signal("segfault", UNKNOWN, f"process crashed: {m.group(0)}", line, True, nodes,

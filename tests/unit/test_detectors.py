@@ -42,6 +42,8 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).", "bus_error", "NODE", True, (), True, False, False, False),
     ("/var/spool/slurmd/job123/slurm_script: line 12: 4567 Killed                  python train.py", "killed", "UNKNOWN", False, (), True, False, False, False),
     ("Killed", "killed", "UNKNOWN", False, (), True, False, False, False),
+    # the shell's word on the line a progress bar was redrawing
+    (" 20%|████                | 216/1063 [00:27<02:17,  6.17it/s]Killed", "killed", "UNKNOWN", False, (), True, False, False, False),
     # CUDA
     ("0: RuntimeError: CUDA error: an illegal memory access was encountered", "cuda_illegal_address", "APPLICATION", True, (), False, False, False, False),
     ("[rank5]: RuntimeError: CUDA error: uncorrectable ECC error encountered on node2", "ecc", "GPU", True, ("node2",), True, True, False, False),
@@ -50,7 +52,7 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("RuntimeError: CUDA error: device-side assert triggered", "cuda_device_assert", "APPLICATION", True, (), False, False, False, False),
     ("RuntimeError: CUDA error: no CUDA-capable device is detected", "cuda_no_device", "GPU", True, (), True, False, False, False),
     ("RuntimeError: cuda runtime error (39) : uncorrectable ECC error encountered at /pytorch/aten/src/THC/THCCachingHostAllocator.cpp:265", "ecc", "GPU", True, (), True, True, False, False),
-    ("THCudaCheck FAIL file=/pytorch/torch/lib/THC/THCGeneral.c line=70 error=30 : unknown error", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("THCudaCheck FAIL file=/pytorch/torch/lib/THC/THCGeneral.c line=70 error=30 : unknown error", "cuda_device_error", "GPU", True, (), True, True, False, False),
     ("RuntimeError: cuda runtime error (59) : device-side assert triggered at /pytorch/torch/lib/THC/generic/THCStorage.cu:58", "cuda_device_assert", "APPLICATION", True, (), False, False, False, False),
     ("/pytorch/aten/src/ATen/native/cuda/Loss.cu:242: nll_loss_forward_reduce_cuda_kernel_2d: block: [0,0,0], thread: [5,0,0] Assertion `t >= 0 && t < n_classes` failed.", "device_assert", "APPLICATION", False, (), False, False, False, False),
     # the GPU lost, without an Xid: the job then hangs on it or dies of it
@@ -151,7 +153,7 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     # NCCL's generic words name no cause (the "Last error:" line that follows does); its detail
     # line's CUDA code says the device is not up
     ("torch.distributed.DistBackendError: NCCL error in: ProcessGroupNCCL.cpp:1691, unhandled cuda error (run with NCCL_DEBUG=INFO for details), NCCL version 2.19.3", "nccl_cuda", "UNKNOWN", False, (), True, False, True, False),
-    ("Cuda failure 802 'system not yet initialized'", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("Cuda failure 802 'system not yet initialized'", "cuda_device_error", "GPU", True, (), True, True, False, False),
     ("NET/IBP:Got completion from peer 7.6.13.83<36315> with status=12 opcode=32698 len=32696 vendor err 129 (Send)", "nccl_ib_completion_error", "NETWORK", False, (), True, False, False, False),
     # a framework's divergence verdict, also inside a mangled exception line
     ("Runtime Error: floatingPointError: Loss became infinite or NaN at iteration=166!", "nan_loss", "APPLICATION", False, (), False, False, False, False),
@@ -187,7 +189,9 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("[11189.970968] EDAC MC3: 1 UE memory read error on CPU_SrcID#1_MC#1_Chan#2_DIMM#0 (channel:2 slot:0 page:0xb757589)", "host_hardware", "NODE", False, (), True, True, False, False),
     ("[11219.196524] {1}[Hardware Error]: event severity: fatal", "host_hardware", "NODE", False, (), True, True, False, False),
     # NCCL's spelling of a CUDA failure: the code (999) says the device failed
-    ("DESKTOP-1CE5APL:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("DESKTOP-1CE5APL:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "cuda_device_error", "GPU", True, (), True, True, False, False),
+    # NCCL's own prefix names the host whose GPU failed: the node to keep out
+    ("gpu-a17:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "cuda_device_error", "GPU", True, ("gpu-a17",), True, True, False, False),
     # PBS/Torque/Moab: the site ended the job (an administrator's deletion, the wallclock limit,
     # SIGTERM from the batch system as exit status 256 + 15); a user's own deletion names no cause
     ("Job deleted at request of root@gpc-sched-ib0", "job_deleted", "SCHEDULER", False, (), True, False, False, False),
@@ -278,7 +282,7 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("User defined signal 2", "preempted", "SCHEDULER", False, (), True, False, False, False),
     # round 11 (heldout10's misses as classes): a CUDA error printed number first (Marian's
     # CUDA_CHECK), Ray's GCS marking a node dead by its missed heartbeats
-    ("[2025-01-21 16:30:37] Error: CUDA error 999 'unknown error' - src/tensors/gpu/algorithm.cu:54: cudaStreamSynchronize(0)", "cuda_device_error", "GPU", True, (), True, False, False, False),
+    ("[2025-01-21 16:30:37] Error: CUDA error 999 'unknown error' - src/tensors/gpu/algorithm.cu:54: cudaStreamSynchronize(0)", "cuda_device_error", "GPU", True, (), True, True, False, False),
     ("Error: CUDA error 2 'out of memory' - src/tensors/gpu/device.cu:32: cudaMalloc(&data_, size)", "cuda_oom", "APPLICATION", False, (), False, False, False, False),
     ("WARNING worker.py:1462 -- The node with node id: 8f205b12643d25d8c1ce and ip: 10.128.0.103 has been marked dead because the detector has missed too many heartbeats from it.", "node_died", "NODE", False, (), True, False, False, False),
     # round 12 (heldout11's misses as classes): torch elastic's agent stopped by SIGTERM (its

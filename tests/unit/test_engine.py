@@ -1362,30 +1362,32 @@ def test_nan_losses_in_an_epochs_batch_reports_end_the_run() -> None:
 # --- round 24: heldout23's misses as classes --------------------------------------------------
 
 
+def _silent_in_a_save(save_s: float, silent: float, saves: int = 3) -> list[Finding]:
+    """Iterations every 1.5 s and a save every 10; each save but the last took `save_s`; the
+    last has been silent for `silent` seconds."""
+    e = engine()
+    t = 0.0
+    for i in range(1, saves + 1):
+        for step in range(i * 10 - 9, i * 10 + 1):
+            t += 1.5
+            feed(e, [progress(step)], at=t)
+        feed(e, [f"saving checkpoint at iteration {i * 10} to /ckpt"], at=t)
+        if i < saves:
+            t += save_s
+            feed(e, [f"  successfully saved checkpoint at iteration {i * 10} to /ckpt"], at=t)
+    found = e.silence(silent, t + silent)
+    return [found] if found is not None else []
+
+
 def test_a_save_far_slower_than_the_jobs_own_saves_is_stuck() -> None:
     """Two saves took a second each; the third has been silent for 150 s, while iterations came
     every 1.5 s: stuck in the save (the job's own saves bound the wait, never above the
     checkpoint allowance, never below the hang timeout). A job whose saves take minutes gets
     minutes."""
-
-    def run(save_s: float, silent: float) -> list[Finding]:
-        e = engine()
-        t = 0.0
-        for i in range(1, 4):
-            for step in range(i * 10 - 9, i * 10 + 1):
-                t += 1.5
-                feed(e, [progress(step)], at=t)
-            feed(e, [f"saving checkpoint at iteration {i * 10} to /ckpt"], at=t)
-            if i < 3:
-                t += save_s
-                feed(e, [f"  successfully saved checkpoint at iteration {i * 10} to /ckpt"], at=t)
-        found = e.silence(silent, t + silent)
-        return [found] if found is not None else []
-
-    stuck = run(save_s=1.0, silent=150.0)
+    stuck = _silent_in_a_save(save_s=1.0, silent=150.0)
     assert [f.kind for f in stuck] == [Observed.HANG] and "checkpointing" in stuck[0].summary
-    assert run(save_s=1.0, silent=100.0) == []  # within the hang timeout
-    assert run(save_s=200.0, silent=300.0) == []  # slow saves: a slow save is no hang
+    assert _silent_in_a_save(save_s=1.0, silent=100.0) == []  # within the hang timeout
+    assert _silent_in_a_save(save_s=200.0, silent=300.0) == []  # slow saves: a slow save is no hang
 
 
 def test_an_exception_that_ended_a_thread_after_training_ended_is_no_failure() -> None:
@@ -1397,3 +1399,16 @@ def test_an_exception_that_ended_a_thread_after_training_ended_is_no_failure() -
              '  File "/usr/lib/python3.10/threading.py", line 1016, in _bootstrap_inner',
              "OSError: handle is closed"], at=0.0)  # fmt: skip
     assert e.final_finding() is None
+
+
+# --- round 29: heldout28's misses as classes --------------------------------------------------
+
+
+def test_one_measured_save_bounds_the_wait_for_the_next() -> None:
+    """The job's one save so far took a second; the second has been silent for 150 s: stuck, as
+    after two such saves. One that took 30 s gives the next ten minutes (the checkpoint
+    allowance), never less than the hang timeout."""
+    stuck = _silent_in_a_save(save_s=1.0, silent=150.0, saves=2)
+    assert [f.kind for f in stuck] == [Observed.HANG] and "checkpointing" in stuck[0].summary
+    assert _silent_in_a_save(save_s=1.0, silent=100.0, saves=2) == []
+    assert _silent_in_a_save(save_s=30.0, silent=500.0, saves=2) == []

@@ -31,8 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout29/: none of 87, after
-# round 29)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout30/, once drawn)
 POLL_S = 0.5
 
 

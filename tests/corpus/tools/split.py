@@ -79,7 +79,7 @@ INCOMING = CORPUS / "incoming"
 # "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/;
 # "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/;
 # "heldout27" the twenty-seventh, after heldout26/; "heldout28" the twenty-eighth, after heldout27/;
-# "heldout29" the twenty-ninth, after heldout28/.
+# "heldout29" the twenty-ninth, after heldout28/; "heldout30" the thirtieth, after heldout29/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -111,6 +111,7 @@ SPLITS = {
     "heldout27": CORPUS / "heldout27",
     "heldout28": CORPUS / "heldout28",
     "heldout29": CORPUS / "heldout29",
+    "heldout30": CORPUS / "heldout30",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

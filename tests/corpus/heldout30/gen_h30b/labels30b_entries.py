@@ -1,0 +1,61 @@
+# Labels of the h30b_ logs, written by hand from each kept log by tests/corpus/LABELLING.md (no engine was run).
+TOOLS = ("torch 2.13.0+cpu (gloo), Python 3.11.7, numpy 2.4.6, tqdm 4.70.1; Slurm 22.05.8 (private cluster lab30b, "
+         "4 slurmd on one host) where sbatch/srun is named; gen_h30b/t30.py")
+TRN = "torchrun --nproc-per-node 2 (c10d rendezvous on localhost)"
+SB = "sbatch -N2 + srun --label"
+H2 = ("two network namespaces as hosts gpu-b30-01/gpu-b30-02 (veth 10.230.7.11/12, UTS names via unshare), "
+      "torchrun --nnodes 2 --nproc-per-node 1 on each, both hosts' output appended to one file")
+ENTRIES = [
+ dict(case="a01", slug="torchrun-accelerate-style-positional-column-96x49-and-48x512-after-step-850",
+      how=f"case_a01: {TRN}, Accelerate-logger style (MM/DD/YYYY - INFO - __main__ - lines), checkpoints every 400; from "
+          "step 900 an augmentation stage appends a 'positional' column to each batch (49 features for a 48-input model, "
+          "a program bug) -> shape error in the first Linear on both ranks; out.log, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, checkpoints=2,
+      why="Both ranks fail with 'RuntimeError: mat1 and mat2 shapes cannot be multiplied (96x49 and 48x512)' in the "
+          "model's forward: the input pipeline feeds a wrong feature width, a deterministic code bug."),
+ dict(case="b12", slug="sbatch-srun-label-torchtune-style-first-eval-nonetype-floordiv-typeerror", file="tt-eval-1.out",
+      how=f"case_b12: {SB}, torchtune-like config dump and INFO lines, checkpoint every 250, evaluation every 500 with "
+          "max_eval_samples=None (a program bug) -> TypeError at the first evaluation on both tasks; the job's output "
+          "file, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, checkpoints=1, job_nodes=["lab30n1", "lab30n2"],
+      why="Both tasks die in evaluate() with \"TypeError: unsupported operand type(s) for //: 'NoneType' and 'int'\" "
+          "and srun reports 'task 0/1: Exited with exit code 1': a bug in the evaluation config, deterministic."),
+ dict(case="b01", slug="sbatch-n3-srun-label-accelerate-style-node-failure-on-lab30n2-after-step-1600", file="acc-tab-2.out",
+      how="case_b01: sbatch -N3 (lab30n1-lab30n3) --no-requeue + srun --label, Accelerate-logger style, checkpoints every "
+          "400; after step 800 lab30n2's slurmd was SIGKILLed -> slurmctld (SlurmdTimeout=20) marked it DOWN ~30 s later "
+          "and cancelled the job for node failure; the job's output file, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, culprit_nodes=["lab30n2"], checkpoints=4,
+      job_nodes=["lab30n1", "lab30n2", "lab30n3"],
+      why="'srun: error: Node failure on lab30n2' and '*** JOB 2 ON lab30n1 CANCELLED ... DUE TO NODE FAILURE ***' end a "
+          "run that was training normally: a node failure, requeue excluding lab30n2."),
+]
+ENTRIES += [
+ dict(case="a02", slug="torchrun-composer-style-batches-per-sec-30-48-to-5-11-from-batch-600",
+      how=f"case_a02: {TRN}, Composer-style console logger ([epoch=N][batch=M/1600] blocks); after batch 500 rank 1's "
+          "training process was SIGSTOPped 0.3 s of every 0.4 s (SIGSTOP/SIGCONT duty cycle) until the run ended; "
+          "out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True,
+      why="'Train throughput/batches_per_sec' is 28-48 for batches 100-500 and 4.9-11.6 for every block from 600 to 1600 "
+          "(the run still finishes, in 179 s): a sustained 4-8x throughput drop with no error."),
+ dict(case="a09", slug="torchrun-composer-style-global-batch-1000-not-divisible-valueerror-at-start",
+      how=f"case_a09: {TRN}, Composer-style; --global-batch 1000 with micro batch 96, 2 ranks and grad accumulation 2 "
+          "(a configuration error) -> ValueError on both ranks before training; out.log, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False,
+      why="Both ranks raise 'ValueError: global_batch_size (1000) must be divisible by micro_batch_size (96) * "
+          "data_parallel_size (2) * gradient_accumulation_steps (2)' at start-up: a configuration error."),
+ dict(case="b02", slug="sbatch-srun-label-nemo-style-feature-cache-task-out-of-memory-oom-kill-event", file="nemo-mlp-4.out",
+      how=f"case_b02: {SB}, --mem=900M per node, NeMo/PTL-style bar and log lines, checkpoint every 500; at step 700 each "
+          "rank builds a 1.2 GB in-memory feature cache -> the cgroup OOM killer kills the tasks; the job's output file, "
+          "unedited",
+      anomaly="CRASH", category="NODE", requeue=True, checkpoints=1, job_nodes=["lab30n1", "lab30n2"],
+      why="Right after 'building full-resolution feature cache (1.2 GB per rank)' srun reports 'lab30n1: task 0: Out Of "
+          "Memory' and slurmstepd 'Detected 1 oom-kill event(s) in StepId=4.0': the job was killed by the out-of-memory "
+          "killer."),
+ dict(case="b06", slug="sbatch-srun-label-accelerate-style-checkpoint-makedirs-errno-5-step-800", file="acc-ck-3.out",
+      how=f"case_b06: {SB}, Accelerate-logger style, checkpoints every 400 to an ext4 loop fs that was shut down "
+          "(EXT4_IOC_SHUTDOWN) after the step-400 save -> EIO at the step-800 save; the job's output file, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1, job_nodes=["lab30n1", "lab30n2"],
+      why="Rank 0 dies in save() with \"OSError: [Errno 5] Input/output error: '/work/lab30b/mnt/b06/ck/step_800'\" and "
+          "rank 1's barrier then fails with 'Connection closed by peer' (a victim): an I/O error on the checkpoint file "
+          "system."),
+]

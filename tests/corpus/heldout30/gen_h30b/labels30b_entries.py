@@ -59,3 +59,38 @@ ENTRIES += [
           "rank 1's barrier then fails with 'Connection closed by peer' (a victim): an I/O error on the checkpoint file "
           "system."),
 ]
+ENTRIES += [
+ dict(case="a06", slug="torchrun-accelerate-style-rank1-exitcode-minus-10-sigusr1-after-step-900",
+      how=f"case_a06: {TRN}, Accelerate-logger style, checkpoints every 500; after step 900 rank 1 was sent SIGUSR1 (no "
+          "handler installed, so the process dies) -> rank 0 'Connection reset by peer', torchrun reports exitcode -10 "
+          "(SIGUSR1); out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=1,
+      why="The root-cause entry is rank 1 'exitcode: -10 ... Signal 10 (SIGUSR1) received' with no message from the "
+          "program, and rank 0's gloo 'Connection reset by peer' is its victim: a signal death whose cause the log does "
+          "not show."),
+]
+ENTRIES += [
+ dict(case="a07", slug="torchrun-composer-style-stops-after-batch-700-gloo-recv-timed-out-60000ms",
+      how=f"case_a07: {TRN} --pg-timeout 60, Composer-style; after batch 700 rank 1's training process was moved into a "
+          "cgroup-v1 freezer group and FROZEN (thawed only after rank 0 had timed out and torchrun was SIGTERMing it) -> "
+          "rank 0's gloo recv timed out; out.log, unedited",
+      anomaly="HANG", category=None, requeue=True,
+      why="After the batch-700 block nothing is logged for a minute, then rank 0 fails in backward with 'Timed out waiting "
+          "60000ms for recv operation to complete' while rank 1 printed no error (torchrun then SIGTERMs it): a "
+          "collective timeout, i.e. the job hung."),
+]
+ENTRIES += [
+ dict(case="a04", slug="torchrun-composer-style-metrics-csv-append-errno-28-after-batch-1700",
+      how=f"case_a04: {TRN}, Composer-style; rank 0 appends a padded metrics CSV row every 50 batches to a 16 MiB ext4 "
+          "loop fs; after batch 600 another process filled the fs with dd, which stopped with ~680 KiB free, and at batch "
+          "~1650 a second dd filled the rest -> ENOSPC on rank 0's next metrics write; out.log, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True,
+      why="Rank 0 dies with 'OSError: [Errno 28] No space left on device' writing its metrics file and rank 1 then sees "
+          "'Connection closed by peer' (a victim): the file system it writes to is full."),
+ dict(case="b05", slug="sbatch-srun-label-accelerate-style-samples-per-sec-3400-to-900-from-step-650", file="acc-q-5.out",
+      how=f"case_b05: {SB}, Accelerate-logger style, checkpoints every 500; after step 600 task 1 (rank 1) was put into a "
+          "cgroup-v1 cpu group with a 10% CFS quota until the run ended; the job's output file, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=2,
+      why="samples_per_sec is 2779-3632 (step_time 0.053-0.069 s) for steps 50-600 and 843-1066 (step_time 0.18-0.23 s) "
+          "for every logged step from 650 to 1400 with no error: a sustained ~3.5x slowdown, although training completes."),
+]

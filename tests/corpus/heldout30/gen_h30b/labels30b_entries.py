@@ -94,3 +94,29 @@ ENTRIES += [
       why="samples_per_sec is 2779-3632 (step_time 0.053-0.069 s) for steps 50-600 and 843-1066 (step_time 0.18-0.23 s) "
           "for every logged step from 650 to 1400 with no error: a sustained ~3.5x slowdown, although training completes."),
 ]
+ENTRIES += [
+ dict(case="a08", slug="torchrun-nemo-style-variance-feature-sqrt-loss-nan-at-step-700",
+      how=f"case_a08: {TRN}, NeMo/PTL-style ([NeMo I ...] lines, a tqdm bar with reduced_train_loss, PTL checkpoint "
+          "lines), checkpoint every 500; from step 700 a config-flagged 'variance feature' takes sqrt of a quantity that "
+          "can be negative (a program bug) -> nan loss -> FloatingPointError on both ranks; out.log, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, checkpoints=1,
+      why="Both ranks raise 'FloatingPointError: Loss is nan at step 700, stopping training' right where the loss had been "
+          "~0.1-0.2: a numerical bug in the model code that recurs deterministically."),
+ dict(case="b10", slug="sbatch-srun-label-detectron2-style-task-1-hangup-after-iter-799", file="d2-hup-6.out",
+      how=f"case_b10: {SB}, detectron2-like, checkpoint every 500; after iteration 799 task 1 was sent SIGHUP from outside "
+          "Slurm -> srun 'task 1: Hangup', rank 0's gloo read 'Connection reset by peer'; the job's output file, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=1, job_nodes=["lab30n1", "lab30n2"],
+      why="'srun: error: lab30n2: task 1: Hangup' with no message from rank 1 itself, and rank 0 only fails with 'Connection "
+          "reset by peer' (a victim): a rank killed by a signal whose origin the log does not show."),
+]
+ENTRIES += [
+ dict(case="b07", slug="sbatch-srun-label-nemo-style-step-cancelled-on-lab30n3-tasks-terminated-at-804", file="nemo-pre-7.out",
+      how=f"case_b07: {SB} (-w lab30n3,lab30n4, partition train, --no-requeue), NeMo/PTL-style bar, checkpoint every 500, "
+          "no SIGTERM handler; after step ~750 a 2-node job in partition urgent (PriorityTier 10, PreemptMode=REQUEUE) on "
+          "the same nodes preempted it: slurmstepd cancelled the step, both tasks were terminated (scontrol then showed "
+          "the job FAILED); the job's output file, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=1, job_nodes=["lab30n3", "lab30n4"],
+      why="A healthy bar (804/6000, ~23 it/s) is cut by 'slurmstepd-lab30n3: error: *** STEP 7.0 ON lab30n3 CANCELLED AT "
+          "... ***', then 'task 0/1: Terminated' and 'Force Terminated StepId=7.0' with no error from the program: Slurm "
+          "ended the step (here a preemption), not a fault of the job."),
+]

@@ -1,6 +1,7 @@
 #!/bin/bash
 # sbatch --array=0-1 (-N1 -n2) + srun --label, Accelerate-logger style: task 1 of the sweep uses --grad-accum 4 with
-# --global-batch 768, which is not divisible by 96 x 2 x 4 -> ValueError at start; task 1's output kept.
+# --global-batch 768, meant to be not divisible -> ValueError at start. As run: 768 = 96 x 2 x 4 IS divisible, so
+# both tasks trained to the end; task 1's output was kept as a healthy array task.
 CASE=b11; source /work/wt30b/tests/corpus/heldout30/gen_h30b/common.sh
 cat > job.sh <<EOS
 #!/bin/bash

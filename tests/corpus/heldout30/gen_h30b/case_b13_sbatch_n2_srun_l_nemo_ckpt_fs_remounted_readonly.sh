@@ -8,5 +8,5 @@ cat > job.sh <<EOS
 #SBATCH -J nemo-ro -N 2 --ntasks-per-node=1 --mem=1200M --no-requeue -o %x-%j.out
 srun --label nice -n 10 $V/python $T --master 127.0.0.1:41663 --style nemo --steps 3000 --log-every 50 --ckpt-dir $M/ck --ckpt-every 400
 EOS
-sbrun; waitfor "global step 400:" nemo-ro-$J.out 400; sleep 1; mount -o remount,ro $M && log remounted
+sbrun; for i in $(seq 1 400); do [ -e $M/ck/step_400/trainer_state.json ] && break; sleep 1; done; sleep 2; mount -o remount,ro $M && log remounted
 sbdone nemo-ro-$J.out; rmloop b13

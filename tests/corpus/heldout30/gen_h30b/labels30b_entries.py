@@ -120,3 +120,34 @@ ENTRIES += [
           "... ***', then 'task 0/1: Terminated' and 'Force Terminated StepId=7.0' with no error from the program: Slurm "
           "ended the step (here a preemption), not a fault of the job."),
 ]
+ENTRIES += [
+ dict(case="b11", slug="sbatch-array-task-1-srun-label-accelerate-style-1200-steps-completed", file="acc-sweep-9_1.out",
+      how="case_b11: sbatch --array=0-1 (-N1 -n2 per task) + srun --label, Accelerate-logger style, a two-point sweep "
+          "over gradient accumulation (1 and 4) with --global-batch 768 (meant as a divisibility error, but 768 = "
+          "96 x 2 x 4, so both tasks ran); task 1 (on lab30n2), which trained 1200 steps and finished; task 1's "
+          "output file, unedited",
+      anomaly="NONE", category=None, requeue=None, job_nodes=["lab30n2"],
+      why="Loss falls from 0.49 to 0.05 over 1200 steps with samples_per_sec 2860-5940 throughout (noise, no sustained "
+          "drop) and the run ends with 'Training completed. Total steps: 1200': a healthy run."),
+]
+ENTRIES += [
+ dict(case="b04", slug="sbatch-requeue-srun-label-nemo-style-1500-steps-five-checkpoints-completed", file="nemo-ft-11.out",
+      how=f"case_b04: {SB}, --requeue --open-mode=append, NeMo/PTL-style bar and checkpoint lines, checkpoints every 300 "
+          "with --resume; meant to be requeued by 'scontrol requeue' after step 600, but the case's wait for that line "
+          "missed it (srun --label split the line) and the job ran to the end without a requeue; the job's output file, "
+          "unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=5, job_nodes=["lab30n1", "lab30n2"],
+      why="The bar runs 0 -> 1500/1500 at 17-36 it/s with reduced_train_loss falling to 0.039, five 'saving model to ...' "
+          "checkpoint lines, '`Trainer.fit` stopped: `max_steps=1500` reached.' and 'srun exited 0': a healthy run."),
+]
+ENTRIES += [
+ dict(case="c02", slug="2host-torchrun-nemo-style-bar-stops-at-739-both-ranks-gloo-recv-timed-out",
+      how=f"case_c02: {H2}; --pg-timeout 60, NeMo/PTL-style, checkpoint every 500; after step ~700 a blackhole route to "
+          "gpu-b30-02 was added on gpu-b30-01 (host 1's packets to host 2 silently dropped) -> both ranks' gloo recvs "
+          "timed out; host 2's agent, cut off from the store, printed nothing more and was killed by the case; "
+          "out.log, unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1, job_nodes=["gpu-b30-01"],
+      why="The bar stops at 739/3000 and a minute later both ranks fail with 'Timed out waiting 60000ms for recv "
+          "operation to complete' (gloo) with no other error: a collective timeout, i.e. the job hung (the log does not "
+          "show why)."),
+]

@@ -5,4 +5,4 @@ CASE=c06; PORT=41686; source /work/wt30b/tests/corpus/heldout30/gen_h30b/common.
 (TR2 1 $T --style pylog --steps 3000 --log-every 50 --pg-timeout 60 >> out.log 2>&1 &)
 sleep 2; (TR2 2 $T --style pylog --steps 3000 --log-every 50 --pg-timeout 60 >> out.log 2>&1 &)
 waitfor "step 700/" out.log 400; ip -n l30bh2 route add prohibit 10.230.7.11/32; log prohibit
-waitgone 200; sleep 20; for p in $(agentpids); do kill $p; done; sleep 5; for p in $(agentpids) $(mypids); do kill -9 $p; done; netdown
+waitgone 110; sleep 10; for p in $(agentpids); do kill $p; done; sleep 5; for p in $(agentpids) $(mypids); do kill -9 $p; done; netdown

@@ -151,3 +151,13 @@ ENTRIES += [
           "operation to complete' (gloo) with no other error: a collective timeout, i.e. the job hung (the log does not "
           "show why)."),
 ]
+ENTRIES += [
+ dict(case="b08", slug="sbatch-srun-label-composer-style-silent-after-batch-800", file="kept.log",
+      how=f"case_b08: {SB}, Composer-style console logger, checkpoint every 500, process-group timeout 1800 s; at batch "
+          "900 rank 1 re-enters a non-reentrant metrics lock (a self-deadlock) and stops calling collectives, rank 0 "
+          "waits in allreduce; the job's output file copied to kept.log after 150 s of silence (then scancel); kept.log, "
+          "unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1, silence_s=150, job_nodes=["lab30n1", "lab30n2"],
+      why="The log ends mid-run at the '[epoch=3][batch=800/3000]' block (of 3000; the batch-500 checkpoint came 19 s after the start) "
+          "with no error or exit, and the job then sat silent for 150 s: training stopped making progress."),
+]

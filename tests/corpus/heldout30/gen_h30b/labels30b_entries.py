@@ -161,3 +161,19 @@ ENTRIES += [
       why="The log ends mid-run at the '[epoch=3][batch=800/3000]' block (of 3000; the batch-500 checkpoint came 19 s after the start) "
           "with no error or exit, and the job then sat silent for 150 s: training stopped making progress."),
 ]
+ENTRIES += [
+ dict(case="a03", slug="torchrun-nemo-style-futurewarnings-wandb-retries-mirror-misses-2000-steps-completed",
+      how=f"case_a03: {TRN}, NeMo/PTL-style, FutureWarnings and a DataLoader UserWarning at start, retried (simulated) "
+          "wandb uploads, caught FileNotFoundErrors from a shard-index mirror logged as [NeMo W] warnings, validation and "
+          "checkpoints every 500; nothing injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="Despite the FutureWarnings, 'wandb: WARNING Failed to upload metrics ... retrying' (each followed by 'upload "
+          "succeeded after 1 retry') and the mirror warnings, the bar runs to 2000/2000 at 16-30 it/s with "
+          "val_loss falling, four checkpoints and '`Trainer.fit` stopped: `max_steps=2000` reached.': healthy."),
+ dict(case="b03", slug="sbatch-srun-label-composer-style-cancelled-due-to-time-limit-at-batch-1800", file="comp-long-13.out",
+      how=f"case_b03: {SB}, --time=2, Composer-style, 40000 batches planned, checkpoints every 1000 -> the job hit its "
+          "2-minute limit; the job's output file, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=1, job_nodes=["lab30n1"],
+      why="'*** JOB 13 ON lab30n1 CANCELLED AT ... DUE TO TIME LIMIT ***' ends a run that was at batch 1800 of 40000: "
+          "Slurm's time limit, not a fault of the job."),
+]

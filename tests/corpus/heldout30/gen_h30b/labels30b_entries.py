@@ -177,3 +177,21 @@ ENTRIES += [
       why="'*** JOB 13 ON lab30n1 CANCELLED AT ... DUE TO TIME LIMIT ***' ends a run that was at batch 1800 of 40000: "
           "Slurm's time limit, not a fault of the job."),
 ]
+ENTRIES += [
+ dict(case="b09", slug="sbatch-srun-label-composer-style-futurewarnings-wandb-retries-eval-ckpt-completed", file="comp-ok-14.out",
+      how=f"case_b09: {SB}, Composer-style console logger, FutureWarnings and a DataLoader UserWarning at start, retried "
+          "(simulated) wandb uploads, evaluation and checkpoints every 500; nothing injected; the job's output file, "
+          "unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4, job_nodes=["lab30n1", "lab30n2"],
+      why="Throughput stays at 24-48 batches/s (no sustained drop), eval CrossEntropy falls to 0.024, the wandb 'Failed "
+          "to upload metrics ... retrying' warnings are each followed by 'upload succeeded after 1 retry', four checkpoints "
+          "are saved and the job ends 'Training finished at batch 2000' / 'srun exited 0': healthy."),
+]
+ENTRIES += [
+ dict(case="b13", slug="sbatch-srun-label-nemo-style-checkpoint-step-800-errno-30-read-only-fs", file="nemo-ro-15.out",
+      how=f"case_b13: {SB}, NeMo/PTL-style bar and checkpoint lines, checkpoints every 400 to an ext4 loop fs that was "
+          "remounted read-only after the step-400 save -> Errno 30 at the step-800 save; the job's output file, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1, job_nodes=["lab30n1", "lab30n2"],
+      why="Rank 0 dies with \"OSError: [Errno 30] Read-only file system: '/work/lab30b/mnt/b13/ck/step_800'\" while "
+          "saving and rank 1 then sees 'Connection closed by peer' (a victim): the checkpoint file system went read-only."),
+]

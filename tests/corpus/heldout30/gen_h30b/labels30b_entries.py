@@ -195,3 +195,22 @@ ENTRIES += [
       why="Rank 0 dies with \"OSError: [Errno 30] Read-only file system: '/work/lab30b/mnt/b13/ck/step_800'\" while "
           "saving and rank 1 then sees 'Connection closed by peer' (a victim): the checkpoint file system went read-only."),
 ]
+ENTRIES += [
+ dict(case="a13", slug="torchrun-composer-style-both-ranks-exitcode-minus-7-sigbus-after-batch-700",
+      how=f"case_a13: {TRN}, Composer-style, features np.memmap'ed from a copy on an ext4 loop fs, checkpoint every 500; "
+          "after batch 700 the feature file was truncated to 0 bytes by another process -> both ranks die of SIGBUS on "
+          "their next read of the mapping; out.log, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, checkpoints=1,
+      why="Both ranks end with 'exitcode : -7 ... Signal 7 (SIGBUS) received' right after batch 700 with no Python "
+          "error: a bus error (a mapped page that can no longer be read), which the policy attributes to the host."),
+]
+ENTRIES += [
+ dict(case="a12", slug="torchrun-accelerate-style-stops-at-saving-step-800-rank1-gloo-recv-timed-out",
+      how=f"case_a12: {TRN} --pg-timeout 60, Accelerate-logger style, checkpoints every 400 to an ext4 loop fs that was "
+          "frozen (fsfreeze -f) after the step-400 save -> rank 0 blocks writing the step-800 checkpoint, rank 1 waits in "
+          "the barrier and its gloo recv times out (the fs was thawed afterwards); out.log, unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1,
+      why="The log stops at 'Saving current state to /work/lab30b/mnt/a12/ck/step_800' (steps had come every ~1 s) and "
+          "a minute later rank 1 fails with 'Timed out waiting 60000ms for recv operation to complete' while rank 0 "
+          "printed nothing: a collective timeout, i.e. the job hung (apparently in the checkpoint write)."),
+]

@@ -214,3 +214,29 @@ ENTRIES += [
           "a minute later rank 1 fails with 'Timed out waiting 60000ms for recv operation to complete' while rank 0 "
           "printed nothing: a collective timeout, i.e. the job hung (apparently in the checkpoint write)."),
 ]
+ENTRIES += [
+ dict(case="a11", slug="torchrun-accelerate-style-first-checkpoint-errno-27-file-too-large-step-300",
+      how=f"case_a11: {TRN} launched under 'ulimit -f 4096' (a 4 MiB per-file size limit), Accelerate-logger style, "
+          "checkpoints every 300 with 3 MiB of padding (~6.4 MB files) -> the first save fails with EFBIG; out.log, "
+          "unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True,
+      why="Right after 'Saving current state to ck/step_300' rank 0's torch.save fails with 'OSError: [Errno 27] File "
+          "too large' (then 'unexpected pos'), and rank 1 sees 'Connection closed by peer': a file-size limit hit while "
+          "writing the checkpoint."),
+]
+ENTRIES += [
+ dict(case="a14", slug="torchrun-detectron2-style-first-checkpoint-errno-28-no-inodes-left",
+      how=f"case_a14: {TRN}, detectron2-like, checkpoints every 200 to a 32 MiB ext4 loop fs made with only 64 inodes, "
+          "of which a 'shard cache' of 50 small files left 2 free -> the first save cannot create model.pt (ENOSPC: out "
+          "of inodes although blocks are free); out.log, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True,
+      why="Right after 'Saving checkpoint to .../step_200/model_0000199.pth' rank 0 fails with \"OSError: [Errno 28] No "
+          "space left on device: '/work/lab30b/mnt/a14/ck/step_200/model.pt'\" and rank 1 sees 'Connection closed by "
+          "peer' (a victim): the checkpoint file system is full."),
+ dict(case="c01", slug="2host-torchrun-accelerate-style-samples-per-sec-5000-to-700-from-step-550",
+      how=f"case_c01: {H2}; Accelerate-logger style; after step 500 gpu-b30-01's egress was rate limited with 'tc qdisc "
+          "add dev l30bv1 root tbf rate 40mbit' until the run ended; out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True,
+      why="samples_per_sec is 4580-5650 (step_time 0.034-0.042 s) for steps 50-500 and 701-1263 (step_time 0.15-0.27 s) from 550 "
+          "to 1400 with no error, and the run only completes after 255 s: a sustained ~7x throughput drop."),
+]

@@ -240,3 +240,21 @@ ENTRIES += [
       why="samples_per_sec is 4580-5650 (step_time 0.034-0.042 s) for steps 50-500 and 701-1263 (step_time 0.15-0.27 s) from 550 "
           "to 1400 with no error, and the run only completes after 255 s: a sustained ~7x throughput drop."),
 ]
+ENTRIES += [
+ dict(case="c04", slug="2host-torchrun-nemo-style-gloo-writev-software-caused-connection-abort-at-811",
+      how=f"case_c04: {H2}; NeMo/PTL-style, checkpoint every 500; after step ~800 gloo's data connections of gpu-b30-01 "
+          "(every TCP socket to gpu-b30-02 except the c10d store port) were destroyed with 'ss -K' -> rank 0 'Software "
+          "caused connection abort', rank 1 'Connection reset by peer'; out.log, unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True, checkpoints=1, job_nodes=["gpu-b30-01", "gpu-b30-02"],
+      why="Mid-run (bar at 811/3000) rank 0 fails with 'writev [10.230.7.12]:53452: Software caused connection abort' and "
+          "rank 1 with 'Read error [10.230.7.11]:31137: Connection reset by peer', neither rank having crashed first: the "
+          "TCP connections between the hosts were torn down."),
+]
+ENTRIES += [
+ dict(case="c03", slug="2host-torchrun-composer-style-futurewarnings-eval-ckpt-1600-batches-completed",
+      how=f"case_c03: {H2}; Composer-style console logger, FutureWarnings and a DataLoader UserWarning at start, "
+          "evaluation and checkpoints every 400; nothing injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4, job_nodes=["gpu-b30-01"],
+      why="Apart from the start-up FutureWarnings/UserWarning, throughput holds at 43-59 batches/s, the eval CrossEntropy "
+          "falls, four 'Checkpoint saved' lines and 'Training finished at batch 1600 (31.8s)': a healthy run."),
+]

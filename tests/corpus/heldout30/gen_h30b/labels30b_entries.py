@@ -258,3 +258,13 @@ ENTRIES += [
       why="Apart from the start-up FutureWarnings/UserWarning, throughput holds at 43-59 batches/s, the eval CrossEntropy "
           "falls, four 'Checkpoint saved' lines and 'Training finished at batch 1600 (31.8s)': a healthy run."),
 ]
+ENTRIES += [
+ dict(case="a10", slug="torchrun-accelerate-style-loss-spike-18-at-step-1000-recovers-completed",
+      how=f"case_a10: {TRN}, Accelerate-logger style, FutureWarnings and a DataLoader UserWarning at start, evaluation and "
+          "checkpoints every 600; 30 mislabelled batches from step 1000 (a bad data stretch: the loss spikes, then "
+          "recovers); out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="The loss jumps to 18.44 at step 1000 and 1.64 at 1050 but is back to 0.16 by 1100 and falls to ~0.02, "
+          "samples_per_sec stays 5760-10640 (no sustained drop), eval_loss keeps falling and the run ends 'Training completed. Total "
+          "steps: 2400': a recovered spike in a healthy run."),
+]

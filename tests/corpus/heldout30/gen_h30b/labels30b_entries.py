@@ -268,3 +268,15 @@ ENTRIES += [
           "samples_per_sec stays 5760-10640 (no sustained drop), eval_loss keeps falling and the run ends 'Training completed. Total "
           "steps: 2400': a recovered spike in a healthy run."),
 ]
+ENTRIES += [
+ dict(case="b16", slug="sbatch-requeue-srun-label-nemo-style-cancelled-due-to-job-requeue-restores-step-600-completes",
+      file="nemo-rq-16.out",
+      how=f"case_b16: {SB}, --requeue --open-mode=append, NeMo/PTL-style bar and checkpoint lines, checkpoints every 300 "
+          "with --resume; once the step-600 checkpoint existed an operator ran 'scontrol requeue': Slurm cancelled the "
+          "running job for the requeue, restarted it ~2.5 min later on the same nodes, and it restored the step-600 "
+          "checkpoint and finished; the job's output file (both runs, appended), unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=5, job_nodes=["lab30n1", "lab30n2"],
+      why="'*** JOB 16 ... CANCELLED ... DUE TO JOB REQUEUE ***' is followed by 'job 16 restart 1', 'Restoring states from "
+          "the checkpoint path at .../step_600/model.pt', a bar from 600 to 1500/1500 at 28-40 it/s, '`Trainer.fit` "
+          "stopped: `max_steps=1500` reached.' and 'srun exited 0': the requeue was handled and training completed."),
+]

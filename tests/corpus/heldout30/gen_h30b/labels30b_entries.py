@@ -280,3 +280,32 @@ ENTRIES += [
           "the checkpoint path at .../step_600/model.pt', a bar from 600 to 1500/1500 at 28-40 it/s, '`Trainer.fit` "
           "stopped: `max_steps=1500` reached.' and 'srun exited 0': the requeue was handled and training completed."),
 ]
+ENTRIES += [
+ dict(case="b15", slug="sbatch-srun-label-jsonl-job-17-cancelled-after-step-900", file="jl-kill-17.out",
+      how=f"case_b15: {SB}, JSON-lines metrics from both ranks, checkpoints every 400; after step 900 the case ran "
+          "'scancel --signal=KILL --full' on the job (meant as a bare signal; Slurm recorded the job CANCELLED); the "
+          "job's output file, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=2, job_nodes=["lab30n1"],
+      why="Right after a normal step-900 record both 'slurmstepd-lab30n1: error: *** JOB 17 ON lab30n1 CANCELLED AT ... "
+          "***' and '*** STEP 17.0 ... CANCELLED ***' appear with no error from the program: the job was cancelled "
+          "through Slurm, not by a fault of its own."),
+]
+ENTRIES += [
+ dict(case="c05", slug="2host-torchrun-composer-style-batches-per-sec-30-to-5-9-from-batch-600",
+      how=f"case_c05: {H2}; Composer-style console logger; after batch 500 the worker on gpu-b30-02 was SIGSTOPped 0.3 s "
+          "of every 0.4 s (SIGSTOP/SIGCONT duty cycle) until the run ended; host 1's agent then logged a keep-alive "
+          "RendezvousTimeoutError warning while shutting down; out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, job_nodes=["gpu-b30-01"],
+      why="'Train throughput/batches_per_sec' is 27-31 for batches 100-500 and 4.9-9.1 for every block from 600 to 1500 "
+          "(the run needs 168 s) with no error: a sustained 3-6x throughput drop; the trailing keep-alive warning comes "
+          "after 'Training finished'."),
+ dict(case="b14", slug="sbatch-array-task-2-srun-label-nemo-style-node-failure-on-lab30n3-after-step-500",
+      file="nemo-lr-18_2.out",
+      how="case_b14: sbatch --array=0-2 (-N1 -n2 per task) + srun --label, NeMo/PTL-style learning-rate sweep, "
+          "checkpoints every 500; after task 2 saved its step-500 checkpoint an administrator set its node lab30n3 DOWN "
+          "('scontrol update nodename=lab30n3 state=down') -> Slurm killed the task (NODE_FAIL); tasks 0 and 1 "
+          "completed; task 2's output file, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, culprit_nodes=["lab30n3"], checkpoints=1, job_nodes=["lab30n3"],
+      why="The bar, just past the step-500 checkpoint, is cut by 'srun: error: Node failure on lab30n3' with no error from "
+          "the program: the node failed under the job; requeue elsewhere."),
+]

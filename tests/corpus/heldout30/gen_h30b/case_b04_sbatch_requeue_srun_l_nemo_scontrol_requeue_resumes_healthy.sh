@@ -1,6 +1,8 @@
 #!/bin/bash
 # sbatch -N2 --requeue --open-mode=append + srun --label, NeMo-style, checkpoints every 300 with --resume; after step
 # 700 an operator runs 'scontrol requeue': the job restarts, resumes from the step-600 checkpoint and finishes.
+# As run: the wait for 'global step 600:' never matched (srun --label split that line), the job ran to the end without
+# a requeue and the case was stopped by hand; redone as b16.
 CASE=b04; source /work/wt30b/tests/corpus/heldout30/gen_h30b/common.sh
 cat > job.sh <<EOS
 #!/bin/bash

@@ -1,6 +1,7 @@
 #!/bin/bash
 # sbatch -N2 + srun --label, JSON lines, checkpoints every 400; after step 900 'scancel --signal=KILL' sends SIGKILL to
-# the job's processes (signal only, no cancellation of the job record).
+# the job's processes (meant as a bare signal; as run, Slurm also recorded the job CANCELLED and printed the
+# CANCELLED lines).
 CASE=b15; source /work/wt30b/tests/corpus/heldout30/gen_h30b/common.sh
 cat > job.sh <<EOS
 #!/bin/bash

@@ -309,3 +309,14 @@ ENTRIES += [
       why="The bar, just past the step-500 checkpoint, is cut by 'srun: error: Node failure on lab30n3' with no error from "
           "the program: the node failed under the job; requeue elsewhere."),
 ]
+ENTRIES += [
+ dict(case="c06", slug="2host-torchrun-pylog-stops-at-step-700-application-timeout-caused-pair-closure",
+      how=f"case_c06: {H2}; --pg-timeout 60, Python logging from both ranks; after step 700 a 'prohibit' route to "
+          "gpu-b30-01 was added on gpu-b30-02 -> no more traffic from host 2, both ranks' gloo pairs time out after "
+          "60 s; host 2's agent then loses the c10d store (host 1's agent had exited) and logs store/rendezvous "
+          "connection errors; out.log, unedited",
+      anomaly="HANG", category=None, requeue=True, job_nodes=["gpu-b30-01", "gpu-b30-02"],
+      why="Both ranks log step 700 at 20.7 ms/step, then nothing for 60 s until both fail with 'RuntimeError: Application "
+          "timeout caused pair closure' (a gloo collective timeout); the later TCPStore 'Failed to recv' and "
+          "RendezvousConnectionError lines come from the agents shutting down: the job hung."),
+]

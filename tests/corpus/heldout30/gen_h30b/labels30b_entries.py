@@ -320,3 +320,15 @@ ENTRIES += [
           "timeout caused pair closure' (a gloo collective timeout); the later TCPStore 'Failed to recv' and "
           "RendezvousConnectionError lines come from the agents shutting down: the job hung."),
 ]
+ENTRIES += [
+ dict(case="c07", slug="2host-torchrun-jsonl-after-step-600-software-caused-connection-abort-store-rendezvous-error",
+      how=f"case_c07: {H2}; JSON-lines metrics from both ranks, checkpoint every 400; after step 600 every TCP socket of "
+          "gpu-b30-02 to gpu-b30-01 (gloo data and c10d store connections) was destroyed with 'ss -K' -> 'Software caused "
+          "connection abort' / 'Connection reset by peer', store sendBytes failures, RendezvousConnectionError; out.log, "
+          "unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True, checkpoints=1, job_nodes=["gpu-b30-01", "gpu-b30-02"],
+      why="Right after a normal step-600 record rank 1 fails with 'Read error [10.230.7.11]:19332: Software caused "
+          "connection abort', rank 0 with 'Connection reset by peer', and gpu-b30-02's agent loses the C10d store "
+          "('sendBytes failed ... Software caused connection abort', RendezvousConnectionError), no rank having crashed "
+          "first: the connections between the hosts failed."),
+]

@@ -107,12 +107,13 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
 
 
 def _killed_first(signals: Sequence[Signal]) -> bool:
-    """srun's first report of a task's end says a signal killed it, before any task exited with
-    the error it printed: that task died unseen first (a kill -9, a kernel OOM kill), and the
+    """srun's first report of a task's end says a signal killed it (SIGKILL's "Killed",
+    SIGTERM's "Terminated"), before any task exited with the error it printed: that task died
+    unseen first (a kill -9, a kernel OOM kill, a SIGTERM from outside Slurm), and the
     connections its peers lost ("Connection reset by peer") went with it. When srun kills the
     rest of a step after a task failed, the failed task's exit is reported first."""
     for signal in signals:
-        if signal.name == "srun_task_killed" and "Killed" in signal.detail:
+        if signal.name == "srun_task_killed" and signal.detail in ("Killed", "Terminated"):
             return True
         if signal.name in ("srun_task_exit", "srun_task_crash"):
             return False

@@ -149,6 +149,9 @@ _FORMS: tuple[tuple[str, str, re.Pattern[str], Kind, bool, bool], ...] = tuple(
         ("seed", "SAVE_CHECKPOINT",
          r"SAVE_CHECKPOINT: iteration:\s*(?P<step>\d+).*ckpt saving takes", _D, False, False),
         ("seed", "Saved checkpoint to", r"Saved checkpoint to (?P<path>\S+)", _D, False, False),
+        # MMEngine's runner after loading its checkpoint to resume: "resumed epoch: 3, iter: 1200"
+        ("mmengine", "resumed epoch",
+         r"\bresumed epoch: \d+, iter: (?P<step>\d+)", _LD, False, False),
         # A program's own word for having loaded one ("resumed from checkpoint step=600
         # path=...", "resumed from /ckpt/step_0000200.pt at step 200")
         ("generic", "esum",
@@ -205,7 +208,7 @@ _SAVE_TIMER = re.compile(r"\bsave-checkpoint\b")
 # Every form above holds one of these words: the cheap test before the patterns run.
 _GUARDS = ("heckpoint", "HECKPOINT", "Saving", "saving model", "Save weights", "oading",
            "shards", "states", "state to", "raining from", "save-checkpoint", "esumed from",
-           "esuming from")  # fmt: skip
+           "esuming from", "resumed epoch")  # fmt: skip
 
 
 def _step(m: re.Match[str], text: str) -> int | None:

@@ -195,7 +195,8 @@ _TOKENS = (
     # tqdm progress bars, fairseq, TensorFlow). A step counter is a token only in a report's
     # grammar (`_STEP_REPORT_RE`): per-rank debug lines say "step 12 micro-batch 3" by the thousand.
     "iter ",
-    "iter: ",  # BasicSR and its kin: "[epoch:  1, iter:     100, lr:(2.999e-05,)]"
+    "iter: ",  # BasicSR and its kin: "[epoch:  1, iter:     100, lr:(2.999e-05,)]", detectron2
+    "(train)",  # MMEngine: "Iter(train) [ 700/2400]  base_lr: ..."
     "it/s",
     "PerSec",
     "tps",
@@ -337,7 +338,12 @@ _EPOCH_BATCH = re.compile(
 _KERAS_NEXT_EPOCH = re.compile(r"^Epoch (?P<epoch>\d+)/\d+$")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
-                   "Train: ", "'loss': ", "poch")  # fmt: skip
+                   "Train: ", "'loss': ", "poch", "iter: ", "(train)")  # fmt: skip
+# MMEngine's (OpenMMLab's) training record: "Iter(train) [ 700/2400]  base_lr: ...  time: 0.0350
+# data_time: ...", by epoch "Epoch(train)  [3][ 100/1000]  ..." (counted on across epochs).
+_MMENGINE = re.compile(
+    r"\b(?:Iter|Epoch)\(train\)\s*(?:\[(?P<epoch>\d+)\])?\s*\[\s*(?P<n>\d+)/(?P<total>\d+)\]"
+)
 # Training announcing where it starts ("Start training from epoch: 0, iter: 0", detectron2's
 # "Starting training from iteration 0", torchtitan's "Training starts at step 1"): no step is
 # done yet, and the first report may come many steps later.
@@ -397,6 +403,10 @@ def parse_progress(text: str) -> Progress | None:
             e = _EPOCH_BAR.search(last)
             if e is not None:  # batches counted on across epochs, so that the count only grows
                 iteration = _across_epochs(e)
+    if iteration is None and "(train)" in text:
+        m = _MMENGINE.search(text)
+        if m is not None:
+            iteration = _across_epochs(m) if m["epoch"] else m["n"]
     if iteration is None and "rain Epoch:" in text:
         m = _TRAIN_EPOCH.search(text)
         if m is not None:

@@ -213,7 +213,8 @@ class LogEngine:
         # moves on (the next poll, the next stamped line, the attempt's end), with what came.
         # Connections a peer reset or closed before it are no cause either: they say a peer
         # went away, and why (Slurm's "Node failure on n3") may come with the victim. Nor is an
-        # abort: its cause is another line (torchrun's summary copies the worker's traceback).
+        # abort: its cause is another line (torchrun's summary copies the worker's traceback);
+        # nor a SIGKILL (slurmstepd's "Detected 1 oom-kill event(s)" says who, at the step's end).
         self._held_at: float | None = None
         # Done means done: when the log showed training reach its final iteration.
         self._finish = FinishWatch()
@@ -354,7 +355,8 @@ class LogEngine:
                     signal.victim and not self._progress_reports and self._only_failed_steps()
                 ):
                     if signal.victim and all(
-                        s.victim or s.peer_lost or s.cause_elsewhere for s in self._signals
+                        s.victim or s.peer_lost or s.cause_elsewhere or s.name == "killed"
+                        for s in self._signals
                     ):
                         if self._held_at is None:
                             self._held_at = at

@@ -38,6 +38,8 @@ _TS_WINDOW = 80
 _ISO = re.compile(
     r"(\d{4})[-/](\d{2})[-/](\d{2})[T ](\d{2}):(\d{2}):(\d{2})"
     r"(?:[.,](\d{1,9}))?(Z|[+-]\d{2}:?\d{2})?"
+    # a 12-hour clock (MLPerf's "STARTING TIMING RUN AT 2024-09-28 05:34:09 PM")
+    r"(?: ([AP]M)\b)?"
 )
 _SYSLOG = re.compile(
     r"\b(Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) {1,2}(\d{1,2}) "
@@ -52,6 +54,9 @@ _SYSLOG = re.compile(
 # TensorFlow, MXNet, PaddlePaddle, Caffe): "W1123 20:48:03.076000 16236 api.py:753] ...", the
 # month and day without a year.
 _GLOG = re.compile(r"\b[IWEF](\d{2})(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.(\d{1,9}))?\b")
+# detectron2's and MMEngine's loggers: "[11/25 08:40:09 d2.utils.events]:", "11/25 08:22:37 -
+# mmengine - INFO - ...": the month and day, without a year.
+_MONTH_DAY = re.compile(r"(?<![\d/])(\d{2})/(\d{2}) (\d{2}):(\d{2}):(\d{2})\b")
 _MONTHS = {
     m: i
     for i, m in enumerate(
@@ -157,6 +162,12 @@ def parse_timestamp(
         elif year is None:
             year = _year_near(near, tz)
         return _epoch(year, _MONTHS[mon], d, h, mi, s, tz)
+    if "/" in text[:16]:
+        m = _MONTH_DAY.search(text, 0, 16)
+        if m is not None and _leads(text, m.start()) and 1 <= int(m[1]) <= 12:
+            mo, d, h, mi, s = m.groups()
+            return _epoch(year if year is not None else _year_near(near, tz), int(mo), d, h, mi,
+                          s, tz)  # fmt: skip
     # glog's lines name their source file ("file.cc:753] "). Their time counts only in a log
     # whose stamps with a year came first: a year guessed from today would put a 2025 log's
     # torchrun header ahead of all its later lines.
@@ -231,11 +242,13 @@ def _year_near(near: float | None, tz: tzinfo) -> int:
 
 def _iso_epoch(m: re.Match[str], tz: tzinfo) -> float | None:
     """Epoch seconds of an `_ISO` match, read in `tz` unless it names a zone."""
-    y, mo, d, h, mi, s, frac, zone = m.groups()
-    minute, second = int(mi), int(s)
+    y, mo, d, h, mi, s, frac, zone, half = m.groups()
+    minute, second, hour = int(mi), int(s), int(h)
     if minute > 59 or second > 60:
         return None
-    hour_start = _hour_start(int(y), int(mo), int(d), int(h), tz)
+    if half is not None and 1 <= hour <= 12:
+        hour = hour % 12 + (12 if half == "PM" else 0)
+    hour_start = _hour_start(int(y), int(mo), int(d), hour, tz)
     if hour_start is None:
         return None
     epoch, offset = hour_start

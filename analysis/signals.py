@@ -374,10 +374,8 @@ _NVLINK = re.compile(
 # the device or driver failed, as opposed to the program.
 # 802/803: the driver stack or the GPU fabric is not up (cudaErrorSystemNotReady, a driver/
 # fabric-manager mismatch): the node, not the program.
-_CUDA_DEVICE_CODES = frozenset(
-    {3, 30, 39, 46, 63, 64, 100, 101, 214, 218, 219, 220, 719, 802, 803, 999}
-)
-_CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 209, 700, 701, 702, 710, 716})
+_CUDA_DEVICE_CODES = frozenset({3, 30, 39, 46, 63, 64, 100, 214, 218, 219, 220, 719, 802, 803, 999})
+_CUDA_APP_CODES = frozenset({2, 9, 11, 59, 74, 77, 98, 101, 209, 700, 701, 702, 710, 716})
 _CUDA_RUNTIME_CODE = re.compile(
     r"cuda runtime error \((\d+)\)|error=(\d+) :|error (\d+): |[Cc]uda failure (\d+)"
     r"|cudaSuccess \((\d+) vs\. 0\)|cudaError_t (\d+) :|CUDA error (?:code )?([1-9]\d*)\b"
@@ -429,6 +427,8 @@ _CUDA_KINDS: tuple[tuple[str, str, Category, bool], ...] = (
     ("unsupported toolchain", "cuda_no_kernel_image", APPLICATION, True),  # 222: the build's
     ("stream is capturing", "cuda_graph_capture", APPLICATION, False),  # 900-906: CUDA graphs
     ("invalid device function", "cuda_bad_arch", APPLICATION, True),
+    # 101: a device index beyond the node's GPUs (the launch's local-rank to GPU mapping)
+    ("invalid device ordinal", "cuda_bad_ordinal", APPLICATION, True),
     ("invalid argument", "cuda_invalid_argument", APPLICATION, False),
     ("invalid configuration", "cuda_invalid_config", APPLICATION, False),
     ("operation not supported", "cuda_not_supported", APPLICATION, False),
@@ -466,6 +466,12 @@ def _gpu(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | N
             # on the GPU or dies of it (the Xid line, when there is one, is the fatal report).
             return Signal("gpu_lost", GPU, f"GPU lost: {m.group(0)}", line, False, nodes, rank,
                           True, True, fatal=False)  # fmt: skip
+    if "Driver/library version mismatch" in text:
+        # NVML (nvidia-smi, NCCL's "Last error: nvmlInit_v2() failed: ...", torch): the node's
+        # loaded kernel module is not the installed driver's (an update without a reboot). The
+        # node's install: keep it out.
+        return Signal("driver_mismatch", GPU, "GPU driver/library version mismatch", line,
+                      False, nodes, rank, True, True)  # fmt: skip
     if "ECC" in text or "ouble" in text or "DBE" in text or "ncorrectable" in text:
         m = _ECC.search(text)
         if m is not None:
@@ -559,7 +565,8 @@ _NCCL_IB = re.compile(
     r"NET/IBP? ?: ?Got completion from peer (?P<peer>\S+) with (?:error |status=)(?P<err>\d+)"
 )
 _TRANSPORT = re.compile(
-    r"Call to (?:recv|send|write|read|connect|accept|ibv_\w+|fi_\w+) (?:from \S+ |to \S+ )?failed"
+    r"Call to (?:recv|send|write|read|connect|accept|bind|ibv_\w+|fi_\w+)"
+    r" (?:from \S+ |to \S+ )?failed"
     r"|Connection (?:reset|refused|timed out) by (?:remote )?peer|closed by remote peer"
     r"|Connection reset"
     r"|Broken pipe|socketProgress\w*: |socketStartConnect|socketFinalizeAccept|Socket recv failed"
@@ -776,7 +783,16 @@ _FAIRSEQ_LOSS_SCALE = re.compile(r"overflow detected, setting loss scale to:? ([
 _FAIRSEQ_LOSS_SCALE_FLOOR = 2e-4
 # torch elastic's "failed (exitcode: -7)" is the same death in numbers: signal 7 is SIGBUS.
 _BUS_ERROR = re.compile(
-    r"\bBus error\b|bus error encountered|\bSIGBUS\b|exitcode\s*:\s*-7\b", re.IGNORECASE
+    # (Cray PALS's mpiexec: "x3109c0s13b0n0: rank 0 died from signal 7 and dumped core")
+    r"\bBus error\b|bus error encountered|\bSIGBUS\b|exitcode\s*:\s*-7\b|died from signal 7\b",
+    re.IGNORECASE,
+)
+# Shared memory that could not be had: NCCL's "Error while creating shared memory segment
+# /dev/shm/nccl-uc5H5q (size 9637888)", torch's "unable to write to file </torch_4740_...>: No
+# space left on device (28)".
+_SHM = re.compile(
+    r"Error while creating shared memory segment"
+    r"|unable to (?:write to|open|mmap) (?:shared memory )?(?:file|object) </torch_\d+"
 )
 # Fatal signals only in the grammar of a death report: "Installing signal handlers for SIGTERM,
 # SIGINT and SIGABRT" names a signal and reports nothing.
@@ -823,6 +839,7 @@ _KILLED = re.compile(
     r" SIGKILL|is killed by signal: Killed"
 )
 _ELASTIC_WORKER = re.compile(r"failed \(exitcode: -?\d+\) local_rank: (\d+)")
+_ELASTIC_SIGNALLED = re.compile(r"failed \(exitcode: -(\d+)\) local_rank: (\d+)")
 _CHILD_FAILED = re.compile(
     r"\bChildFailedError\b|failed \(exitcode: -?\d+\) local_rank|Root Cause \(first observed"
     r"|MPI_ABORT was invoked|mpirun noticed that process rank \d+"
@@ -896,12 +913,22 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("host_oom", NODE, f"host out of memory: {m.group(0)}", line, False,
                           nodes, rank, True, detail=m["proc"] or "")  # fmt: skip
-    if ("shared memory object" in text or "shared memory(shm)" in text) and "unable to " in text:
-        # PyTorch's DataLoader cannot map its /dev/shm segment: the node's shared memory, as
-        # with the workers' bus errors below.
+    if (
+        ("shared memory object" in text or "shared memory(shm)" in text) and "unable to " in text
+    ) or (("shared memory segment" in text or "</torch_" in text) and _SHM.search(text)):
+        # PyTorch's DataLoader cannot map its /dev/shm segment, or write its shared-memory file
+        # ("unable to write to file </torch_4740_2273530805_10039>: No space left on device"),
+        # NCCL cannot create its SHM transport's segment: the node's shared memory, as with the
+        # workers' bus errors below (not the job's storage).
         return Signal("shm_exhausted", NODE, f"shared memory: {text.strip()[:150]}", line, False,
                       nodes, rank, True)  # fmt: skip
-    if "us error" in text or "US error" in text or "SIGBUS" in text or ": -7" in text:
+    if (
+        "us error" in text
+        or "US error" in text
+        or "SIGBUS" in text
+        or ": -7" in text
+        or "signal 7" in text  # Cray PALS's "rank 0 died from signal 7"
+    ):
         m = _BUS_ERROR.search(text)
         if m is not None:
             said = text.strip()[:150] if "-7" not in m[0] else f"a worker ended by SIGBUS ({m[0]})"
@@ -946,6 +973,15 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
         if m is not None:
             return Signal("killed", UNKNOWN, f"a process was killed: {text.strip()[:150]}",
                           line, False, nodes, rank)  # fmt: skip
+    if "exitcode: -" in text:
+        m = _ELASTIC_SIGNALLED.search(text)
+        if m is not None and m[1] != "15":
+            # torch elastic's worker that a signal ended, one the forms above do not name
+            # (SIGQUIT's -3, SIGHUP's -1): it died unseen, as a SIGKILLed one. (-15 is the
+            # SIGTERM a stop from outside or the agent itself sends.)
+            ended = int(m[2]) if rank is None else rank
+            return Signal("killed", UNKNOWN, f"a worker was ended by signal {m[1]}", line, False,
+                          nodes, ended)  # fmt: skip
     if "Killing subprocess" in text and "sigkill_handler" in text:
         # The DeepSpeed launcher tearing its workers down: one failed (its return code, and
         # maybe its error, follow) or the launcher was told to stop. Either way the run ends.

@@ -175,6 +175,9 @@ def _settled(window: Sequence[float], drop: float) -> bool:
 # Python's re tries an unanchored alternation at every position (~20 us a line), a substring test
 # costs ~50 ns.
 _MS = 0.001
+# MMCV's "time: 17.408, data_time: 6.664", MMEngine's "time: 0.0350  data_time: 0.0020" and
+# detectron2's "time: 0.0308  last_time: 0.0308  data_time: 0.0009": seconds per iteration.
+_MM_TIME = r"\btime: (?P<s3>[\d.]+),?\s+(?:last_time: [\d.]+\s+)?data_time: "
 _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...] = (
     ("step_time", ("elapsed time per iteration",),
      re.compile(r"elapsed time per iteration \(ms\):\s*([\d.]+)"), _MS),
@@ -217,6 +220,8 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
     ("step_time", ("s/step",), re.compile(r"(?<![\w.])([\d.]+)s/step\b"), 1.0),
     ("step_time", ("us/step",), re.compile(r"(?<![\w.])([\d.]+)us/step\b"), 1e-6),
     ("step_time", ("sec/batch",), re.compile(r"([\d.]+)\s*sec/batch"), 1.0),
+    # MMCV's, MMEngine's and detectron2's seconds per iteration: "time: 0.0350  data_time: ..."
+    ("step_time", ("data_time",), re.compile(_MM_TIME), 1.0),
 )  # fmt: skip
 
 
@@ -265,8 +270,8 @@ _STEP_SECONDS = re.compile(
     r"|\b(?:step_time|iter time|iteration time|time per step)\s*[:=]?\s*(?P<ms3>[\d.]+)\s*ms\b"
     r"""|\b(?:step|iter|iteration)_(?:time_)?ms["']?\s*[:=]\s*["']?(?P<ms4>[\d.]+)"""
     r"""|\bms_per_(?:step|iter|iteration|it|batch)["']?\s*[:=]\s*["']?(?P<ms5>[\d.]+)"""
-    # MMCV's and MMEngine's loggers: "time: 17.408, data_time: 6.664" (seconds per iteration)
-    r"|\btime: (?P<s3>[\d.]+), data_time: "
+    # MMCV's, MMEngine's and detectron2's loggers (seconds per iteration)
+    r"|" + _MM_TIME
 )
 _STEP_SECONDS_HINTS = ("batch_cost", "s/it", "sec/batch", "ms/", "ms", "data_time")
 

@@ -98,6 +98,8 @@ FORMS: list[tuple[str, Kind | None, int | None]] = [
     # the step between the two words (the save's start line, before it, opened the save)
     ("2026-11-25 06:50:20,183 INFO trainer.checkpoint [rank0]: checkpoint step 400 saved in 0.04s", Kind.SAVE_DONE, 400),
     ("checkpoint for iteration 1200 saved to /ckpt", Kind.SAVE_DONE, 1200),
+    # MMEngine's runner, once it resumed from its checkpoint
+    ("0: 11/25 08:19:21 - mmengine - INFO - resumed epoch: 3, iter: 1200", Kind.LOAD_DONE, 1200),
     # a program's own word for the checkpoint it loaded (a Slurm requeue's next attempt)
     ("0: [2026-11-24 11:58:37] resumed from /runs/ckpt/step_0000200.pt at step 200", Kind.LOAD_DONE, 200),
     ("__main__:<module>:106 - resumed from checkpoint step=600 path=/ckpt/ckpt_000600.npz", Kind.LOAD_DONE, 600),

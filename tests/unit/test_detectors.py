@@ -190,6 +190,20 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     ("[11219.196524] {1}[Hardware Error]: event severity: fatal", "host_hardware", "NODE", False, (), True, True, False, False),
     # NCCL's spelling of a CUDA failure: the code (999) says the device failed
     ("DESKTOP-1CE5APL:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "cuda_device_error", "GPU", True, (), True, True, False, False),
+    # the node's shared memory, not the job's storage: NCCL's SHM transport, torch's shm files
+    ("2edaa9ce4458:21611:21719 [2] misc/shmutils.cc:113 NCCL WARN Error while creating shared memory segment /dev/shm/nccl-uc5H5q (size 9637888)", "shm_exhausted", "NODE", False, (), True, False, False, False),
+    ("RuntimeError: unable to write to file </torch_4740_2273530805_10039>: No space left on device (28)", "shm_exhausted", "NODE", False, (), True, False, False, False),
+    # NCCL's socket layer could not bind its address (an interface without a usable address)
+    ("node1:275975:275975 [0] misc/socket.cc:379 NCCL WARN Call to bind failed : Cannot assign requested address", "transport_error", "NETWORK", False, ("node1",), True, False, False, False),
+    # Cray PALS's mpiexec: a rank that a bus error killed
+    ("node2: rank 0 died from signal 7 and dumped core", "bus_error", "NODE", True, ("node2",), True, False, False, False),
+    # NVML: the node's loaded kernel module is not its installed driver's
+    ("nvmlInit_v2() failed: Driver/library version mismatch", "driver_mismatch", "GPU", False, (), True, True, False, False),
+    # a device index beyond the node's GPUs: the launch's mapping, not the device
+    ("[rank10]: torch.distributed.DistBackendError: Exception thrown when waiting for future ProcessGroup abort: CUDA error: invalid device ordinal", "cuda_bad_ordinal", "APPLICATION", True, (), False, False, False, False),
+    ("THCudaCheck FAIL file=/pytorch/aten/src/THC/THCGeneral.cpp line=50 error=101 : bad device", "cuda_error", "APPLICATION", True, (), False, False, False, False),
+    # torch elastic's worker ended by a signal no other form names (SIGQUIT): it died unseen
+    ("E1125 08:13:34.824000 31248 torch/distributed/elastic/multiprocessing/api.py:1002] failed (exitcode: -3) local_rank: 0 (pid: 31249) of binary: /bin/python", "killed", "UNKNOWN", False, (), True, False, False, False),
     # NCCL's own prefix names the host whose GPU failed: the node to keep out
     ("gpu-a17:1689:2800 [0] include/alloc.h:112 NCCL WARN Cuda failure 999 'unknown error'", "cuda_device_error", "GPU", True, ("gpu-a17",), True, True, False, False),
     # PBS/Torque/Moab: the site ended the job (an administrator's deletion, the wallclock limit,
@@ -811,6 +825,15 @@ def test_traceback_state_is_bounded() -> None:
         ("2022-02-09 20:28:32,418 - mmdet - INFO - Epoch [1][658/742]     lr: 5.000e-05, eta: "
          "2:15:01, time: 0.396, data_time: 0.159, memory: 4127, loss_cls: nan, loss_bbox: nan, "
          "loss_centerness: nan, loss: nan", 1400, None, math.nan, None, None),
+        # detectron2's events and MMEngine's records by iteration and by epoch (round 30)
+        ("[11/25 08:40:09 d2.utils.events]:  eta: 0:01:36  iter: 849  total_loss: 0.1527  "
+         "loss_cls: 0.1527    time: 0.0308  last_time: 0.0308  data_time: 0.0009  lr: 0.0027", 849,
+         None, 0.1527, None, None),
+        ("11/25 08:22:37 - mmengine - INFO - Iter(train) [ 700/2400]  base_lr: 1.0e-03 lr: 1.0e-03"
+         "  eta: 0:01:02  time: 0.0350  data_time: 0.0020  memory: 0  loss: 0.25", 700, None, 0.25,
+         None, None),
+        ("11/25 08:22:37 - mmengine - INFO - Epoch(train)  [3][ 100/1000]  lr: 1.0e-03  time: "
+         "0.0350  data_time: 0.0020  loss: 0.25", 3100, None, 0.25, None, None),
         # torchtitan's colours, written to the file too
         ("[titan] 2026-05-12 23:00:40,104 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss: "
          "12.02312  \x1b[34mtps: 3,570  \x1b[36mtflops: 27.04  \x1b[35mmfu: N/A\x1b[39m", 10,

@@ -90,6 +90,14 @@ def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) 
         ("[Sat May  9 12:00:18 AM UTC 2026] attempt #1", ts(2026, 5, 9, 0, 0, 18)),
         ("Sat May  9 12:53:33 PM UTC 2026 x", ts(2026, 5, 9, 12, 53, 33)),
         ("Jul 30 14:21:44 3021 not a year's place", ts(2023, 7, 30, 14, 21, 44)),
+        # ... and after an ISO date (MLPerf's "STARTING TIMING RUN AT 2024-09-28 05:34:09 PM")
+        ("STARTING TIMING RUN AT 2024-09-28 05:34:09 PM", ts(2024, 9, 28, 17, 34, 9)),
+        ("2024-09-28 12:10:00 AM x", ts(2024, 9, 28, 0, 10, 0)),
+        # detectron2's and MMEngine's month and day, without a year
+        ("[11/25 08:40:09 d2.utils.events]:  eta: 0:01:36  iter: 849", ts(2023, 11, 25, 8, 40, 9)),
+        ("11/25 08:22:37 - mmengine - INFO - Iter(train) [ 700/2400]", ts(2023, 11, 25, 8, 22, 37)),
+        ("13/25 08:22:37 - no such month", None),
+        ("Channel 00/32 : 0 1 08:22:37", None),
         # glog's prefix (torchrun's, ProcessGroupNCCL's, TensorFlow's C++ lines)
         (
             "W1123 20:48:03.076000 16236 torch/distributed/run.py:874] x",

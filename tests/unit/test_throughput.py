@@ -238,7 +238,8 @@ def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
     per step as printed (it showed "132200 ms per step" for Megatron's 132.2 ms)."""
     for line in ("elapsed time per iteration (ms): 250.0 |", "iter_ms=250", "0.25s/it",
                  "250ms/step", "0.25 sec/batch", "step_time: 250 ms", "75s 0.25s/step",
-                 "250000us/step"):  # fmt: skip
+                 "250000us/step", "time: 0.2500  data_time: 0.0020",
+                 "time: 0.25, data_time: 0.002"):  # fmt: skip
         assert dict(throughput_readings(line))["step_time"] == pytest.approx(4.0), line
     drop = Drop(baseline=4.0, recent=(2.0, 2.0, 2.0), iteration=7)
     assert "500 ms per step vs baseline 250 ms" in drop.summary("step_time")
@@ -390,6 +391,16 @@ def test_no_straggler_after_a_crash() -> None:
             "Epoch [1][50/2439]\tlr_backbone: 1.000e-04, eta: 98 days, 6:35:26, time: 17.408, "
             "data_time: 6.664, memory: 6954",
             17.408,
+        ),
+        # ... without the comma: MMEngine's, and detectron2's with its last_time (round 30)
+        (
+            "Iter(train) [ 700/2400]  lr: 1.0e-03  eta: 0:01:02  time: 0.0350  data_time: 0.0020",
+            0.035,
+        ),
+        (
+            "eta: 0:01:36  iter: 849  total_loss: 0.15  time: 0.0308  last_time: 0.0300"
+            "  data_time: 0.0009",
+            0.0308,
         ),
         ("step 40, loss = 2.10 (512.3 examples/sec; 0.25 sec/batch)", 0.25),
         ("step 40 | loss 2.1 | lr 1e-3", None),  # no time stated

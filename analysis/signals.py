@@ -838,8 +838,9 @@ _KILLED = re.compile(
     r"|exitcode\s*:\s*-9\b|killed by signal: Killed|exited on signal 9\b|terminated with signal"
     r" SIGKILL|is killed by signal: Killed"
 )
-_ELASTIC_WORKER = re.compile(r"failed \(exitcode: -?\d+\) local_rank: (\d+)")
-_ELASTIC_SIGNALLED = re.compile(r"failed \(exitcode: -(\d+)\) local_rank: (\d+)")
+# torch elastic's report of a worker it saw fail: its exit code (negative: the signal that ended
+# it) and its local rank.
+_ELASTIC_FAILED = re.compile(r"failed \(exitcode: (-?\d+)\) local_rank: (\d+)")
 _CHILD_FAILED = re.compile(
     r"\bChildFailedError\b|failed \(exitcode: -?\d+\) local_rank|Root Cause \(first observed"
     r"|MPI_ABORT was invoked|mpirun noticed that process rank \d+"
@@ -951,8 +952,8 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
             # a watchdog's exception), often a line or another rank's line later: wait for it.
             # torch elastic names the worker it saw abort by its local rank (its rank, when
             # one agent runs them all).
-            if rank is None and (worker := _ELASTIC_WORKER.search(text)) is not None:
-                rank = int(worker[1])
+            if rank is None and (worker := _ELASTIC_FAILED.search(text)) is not None:
+                rank = int(worker[2])
             return Signal("aborted", UNKNOWN, f"process aborted: {m.group(0)}", line, False,
                           nodes, rank)  # fmt: skip
         return Signal("segfault", UNKNOWN, f"process crashed: {m.group(0)}", line, True, nodes,
@@ -974,14 +975,14 @@ def _host(text: str, line: str, rank: int | None, names: NodeNames) -> Signal | 
             return Signal("killed", UNKNOWN, f"a process was killed: {text.strip()[:150]}",
                           line, False, nodes, rank)  # fmt: skip
     if "exitcode: -" in text:
-        m = _ELASTIC_SIGNALLED.search(text)
-        if m is not None and m[1] != "15":
+        m = _ELASTIC_FAILED.search(text)
+        if m is not None and m[1].startswith("-") and m[1] != "-15":
             # torch elastic's worker that a signal ended, one the forms above do not name
             # (SIGQUIT's -3, SIGHUP's -1): it died unseen, as a SIGKILLed one. (-15 is the
             # SIGTERM a stop from outside or the agent itself sends.)
             ended = int(m[2]) if rank is None else rank
-            return Signal("killed", UNKNOWN, f"a worker was ended by signal {m[1]}", line, False,
-                          nodes, ended)  # fmt: skip
+            return Signal("killed", UNKNOWN, f"a worker was ended by signal {m[1][1:]}", line,
+                          False, nodes, ended)  # fmt: skip
     if "Killing subprocess" in text and "sigkill_handler" in text:
         # The DeepSpeed launcher tearing its workers down: one failed (its return code, and
         # maybe its error, follow) or the launcher was told to stop. Either way the run ends.

@@ -1055,7 +1055,7 @@ def test_a_sigkill_the_steps_oom_kill_record_then_explains_was_the_nodes(tmp_pat
         assert (report["anomaly"], report["attribution"]) == ("CRASH", want), report["summary"]
 
 
-def test_nvmls_driver_mismatch_behind_ncclss_system_error_is_the_gpus(tmp_path: Path) -> None:
+def test_nvmls_driver_mismatch_behind_nccls_system_error_is_the_gpus(tmp_path: Path) -> None:
     """NCCL's "unhandled system error" names no cause; its "Last error:" does: NVML found the
     node's loaded kernel module is not the installed driver's (an update without a reboot): the
     node's GPU driver, not the network."""

@@ -155,19 +155,15 @@ def parse_timestamp(
     m = _SYSLOG.search(text, 0, _TS_WINDOW)
     if m is not None and _leads(text, m.start()):
         mon, d, h, mi, s, half, stated = m.groups()
-        if half is not None and 1 <= int(h) <= 12:
-            h = str(int(h) % 12 + (12 if half == "PM" else 0))
         if stated is not None and 1970 <= int(stated) <= 2100:
             year = int(stated)
-        elif year is None:
-            year = _year_near(near, tz)
-        return _epoch(year, _MONTHS[mon], d, h, mi, s, tz)
+        hour = str(_hour24(int(h), half))
+        return _epoch(_year_of(year, near, tz), _MONTHS[mon], d, hour, mi, s, tz)
     if "/" in text[:16]:
         m = _MONTH_DAY.search(text, 0, 16)
         if m is not None and _leads(text, m.start()) and 1 <= int(m[1]) <= 12:
             mo, d, h, mi, s = m.groups()
-            return _epoch(year if year is not None else _year_near(near, tz), int(mo), d, h, mi,
-                          s, tz)  # fmt: skip
+            return _epoch(_year_of(year, near, tz), int(mo), d, h, mi, s, tz)
     # glog's lines name their source file ("file.cc:753] "). Their time counts only in a log
     # whose stamps with a year came first: a year guessed from today would put a 2025 log's
     # torchrun header ahead of all its later lines.
@@ -175,9 +171,7 @@ def parse_timestamp(
         m = _GLOG.search(text, 0, _TS_WINDOW)
         if m is not None and _leads(text, m.start()):
             mo, d, h, mi, s, frac = m.groups()
-            epoch = _epoch(
-                year if year is not None else _year_near(near, tz), int(mo), d, h, mi, s, tz
-            )
+            epoch = _epoch(_year_of(year, near, tz), int(mo), d, h, mi, s, tz)
             if epoch is None or not frac:
                 return epoch
             return epoch + int(frac) / 10.0 ** len(frac)
@@ -236,19 +230,28 @@ def _epoch(
     return dt.timestamp()
 
 
-def _year_near(near: float | None, tz: tzinfo) -> int:
+def _year_of(year: int | None, near: float | None, tz: tzinfo) -> int:
+    """The year of a stamp that states none: the caller's, else that of `near` (the log's
+    latest stamp), else the current one."""
+    if year is not None:
+        return year
     return datetime.fromtimestamp(near if near else time.time(), tz).year
+
+
+def _hour24(hour: int, half: str | None) -> int:
+    """A 12-hour clock's hour ("10:55:23 PM") on the 24-hour clock; any other hour as it is."""
+    if half is None or not 1 <= hour <= 12:
+        return hour
+    return hour % 12 + (12 if half == "PM" else 0)
 
 
 def _iso_epoch(m: re.Match[str], tz: tzinfo) -> float | None:
     """Epoch seconds of an `_ISO` match, read in `tz` unless it names a zone."""
     y, mo, d, h, mi, s, frac, zone, half = m.groups()
-    minute, second, hour = int(mi), int(s), int(h)
+    minute, second = int(mi), int(s)
     if minute > 59 or second > 60:
         return None
-    if half is not None and 1 <= hour <= 12:
-        hour = hour % 12 + (12 if half == "PM" else 0)
-    hour_start = _hour_start(int(y), int(mo), int(d), hour, tz)
+    hour_start = _hour_start(int(y), int(mo), int(d), _hour24(int(h), half), tz)
     if hour_start is None:
         return None
     epoch, offset = hour_start

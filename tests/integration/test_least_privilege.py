@@ -267,12 +267,14 @@ async def test_operator_user_recovers_another_users_job(
         second = await ajr.job(xid_job)
         assert second.restart_count == 1 and second.excluded_nodes == (culprit,), second
         assert culprit not in second.nodes, second
-        # The accounting database saw it too: sacct works on this cluster.
+        # The accounting database saw it too: sacct works on this cluster. UID, not User: sacct
+        # names the user of the job's association, and alice has none here, so a run could read
+        # the root association's name for her job; the UID column is the job's own.
         sacct = subprocess.run(
-            ["sacct", "-n", "-P", "-X", "-j", str(job_id), "-o", "JobID,User"],
+            ["sacct", "-n", "-P", "-X", "-j", str(job_id), "-o", "JobID,UID"],
             env=env, capture_output=True, text=True, check=True,
         )  # fmt: skip
-        assert f"{job_id}|{JOB_USER}" in sacct.stdout, sacct.stdout
+        assert f"{job_id}|{alice.pw_uid}" in sacct.stdout, sacct.stdout
     finally:
         if worker is not None and worker.poll() is None:
             worker.terminate()

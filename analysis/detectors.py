@@ -107,6 +107,7 @@ _TOKENS = (
     "Xid",
     "emory",
     "CANCELLED",
+    "srun: ",  # srun's own lines: that its reports of the tasks' ends belong in this log
     "Rank=",
     "STRAGGLER",  # NVRx's warning, which names the slow ranks (its score rows carry "Rank=")
     "heartbeat",  # NVRx's rank monitor: "Did not get subsequent heartbeat" is a hang, directly
@@ -207,6 +208,7 @@ _TOKENS = (
     "tok/s",
     "tokens/s",
     "_per_s",  # a Python dict's or JSON's "samples_per_second", "tokens_per_sec"
+    "utts/s",  # MLPerf RNN-T's DLLogger: "epoch    3 | avg train utts/s  9692 | took 28.68 s"
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
     "{'loss': ",  # the Hugging Face Trainer's log record (`_TRAINER_RECORD`)

@@ -251,6 +251,7 @@ class LogEngine:
             sustained=settings.throughput_sustained,
             deep_drop=settings.throughput_deep_drop,
             deep_sustained=settings.throughput_deep_sustained,
+            deep_span_s=settings.throughput_deep_span_s,
             quiet=settings.throughput_quiet,
         )
         # One baseline per throughput metric the job reports (TFLOP/s, tokens/s, samples/s,

@@ -251,6 +251,9 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
     ("step_time", ("s/step",), re.compile(r"(?<![\w.])([\d.]+)s/step\b"), 1.0),
     ("step_time", ("us/step",), re.compile(r"(?<![\w.])([\d.]+)us/step\b"), 1e-6),
     ("step_time", ("sec/batch",), re.compile(r"([\d.]+)\s*sec/batch"), 1.0),
+    # a step's own time in words: "Iteration took 32.709 s.", "step 120 took 0.41s"
+    ("step_time", (" took ",), re.compile(
+        r"\b(?:[Ii]teration|[Ss]tep|[Bb]atch)\s+(?:\d+\s+)?took\s+([\d.]+)\s*s\b"), 1.0),
     # MMCV's, MMEngine's and detectron2's seconds per iteration: "time: 0.0350  data_time: ..."
     ("step_time", ("data_time",), re.compile(_MM_TIME), 1.0),
 )  # fmt: skip

@@ -2,7 +2,12 @@
 
 Rules, in order:
 - Signals that follow a Slurm cancel line (time limit, preemption, node failure, scancel) are
-  its consequences: the processes die because Slurm killed them.
+  its consequences: the processes die because Slurm killed them. Not slurmstepd's count of
+  the step's OOM kills, printed as the step ends: the kills came before.
+- A step cancelled for no stated reason, with nothing else failing, in a log srun writes to
+  (where it would have reported a task that died) was cancelled from outside: SCHEDULER.
+- A SIGUSR1/2 is the scheduler's (Slurm's --signal, LSF) when it reached the job; one that
+  ended fewer workers than the ranks that failed was aimed at one process: UNKNOWN.
 - Otherwise the strongest class wins: suspect hardware that names nodes, then other hardware
   and Slurm, then network and storage, then the application's own errors, and last the
   victims (a watchdog timeout, "remote process exited", tasks srun killed after another
@@ -106,14 +111,39 @@ def _after_a_crash(signals: Sequence[Signal]) -> list[Signal]:
     return out
 
 
+# torch elastic's record of a worker that a SIGUSR1/2 ended, with the worker's PID.
+_ELASTIC_USR = re.compile(r"Signal 1[02] \(SIGUSR[12]\) received by PID (\d+)")
+
+
+def _signalled_alone(signals: Sequence[Signal]) -> list[Signal]:
+    """A SIGUSR1/2 is the scheduler's when it reaches the job (Slurm's --signal and LSF signal
+    every process of the step); when it ended fewer workers than the ranks that printed
+    failures (one rank got it, the others were torn down after), someone aimed it at one
+    process: a death from outside whose cause the log does not show."""
+    pids = {m[1] for s in signals if (m := _ELASTIC_USR.search(s.line)) is not None}
+    ranks = {s.rank for s in signals if s.rank is not None}
+    if not pids or len(pids) >= len(ranks):
+        return list(signals)
+    return [
+        replace(s, category=UNKNOWN, summary=f"a worker killed from outside: {s.line.strip()}")
+        if _ELASTIC_USR.search(s.line) is not None
+        else s
+        for s in signals
+    ]
+
+
+# srun's words for a task a signal ended: SIGKILL's, SIGTERM's and SIGHUP's.
+_UNSEEN_KILLS = frozenset({"Killed", "Terminated", "Hangup"})
+
+
 def _killed_first(signals: Sequence[Signal]) -> bool:
-    """srun's first report of a task's end says a signal killed it (SIGKILL's "Killed",
-    SIGTERM's "Terminated"), before any task exited with the error it printed: that task died
-    unseen first (a kill -9, a kernel OOM kill, a SIGTERM from outside Slurm), and the
-    connections its peers lost ("Connection reset by peer") went with it. When srun kills the
-    rest of a step after a task failed, the failed task's exit is reported first."""
+    """srun's first report of a task's end says a signal killed it, before any task exited
+    with the error it printed: that task died unseen first (a kill -9, a kernel OOM kill, a
+    SIGTERM or SIGHUP from outside Slurm), and the connections its peers lost ("Connection
+    reset by peer") went with it. When srun kills the rest of a step after a task failed, the
+    failed task's exit is reported first."""
     for signal in signals:
-        if signal.name == "srun_task_killed" and signal.detail in ("Killed", "Terminated"):
+        if signal.name == "srun_task_killed" and signal.detail in _UNSEEN_KILLS:
             return True
         if signal.name in ("srun_task_exit", "srun_task_crash"):
             return False
@@ -183,19 +213,24 @@ def _a_death(signal: Signal) -> bool:
 
 
 def attribute(
-    signals: Sequence[Signal], rank_nodes: Sequence[str] = (), job_nodes: Sequence[str] = ()
+    signals: Sequence[Signal],
+    rank_nodes: Sequence[str] = (),
+    job_nodes: Sequence[str] = (),
+    srun_speaks: bool = False,
 ) -> Attribution | None:
     """The most likely cause among `signals` (in log order), or None when there are none.
 
     `rank_nodes` maps rank -> node (see layout.py): a signal that names only its rank is
     attributed to the node that rank ran on; a job on a single node has that node as the culprit
     of a hardware fault. A collective timeout is never a cause (it says that the job hangs, see
-    the engine); when only victims remain, the cause is UNKNOWN.
+    the engine); when only victims remain, the cause is UNKNOWN. `srun_speaks`: srun's own
+    lines are in the log, so its reports of how tasks ended would be too.
     """
     causes = [s for s in signals if not s.hang]
     if not causes:
         return None
     signals = _after_a_crash([_with_rank_node(signal, rank_nodes) for signal in causes])
+    signals = _signalled_alone(signals)
     # Everything after Slurm's own cancel line happened because of it; a cancel without a
     # reason (a step ended) may be followed by the job's, which says why (preemption).
     cancels = [i for i, signal in enumerate(signals) if signal.name.startswith("slurm_")]
@@ -207,6 +242,7 @@ def attribute(
     said_preempted = bool(cancels) and any(
         s.name == "preempted" and s.detail == "preemption" for s in signals[cancels[0] + 1 :]
     )
+    only_signal = len(signals) == 1
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
         cut = (reasoned or cancels)[0]
@@ -216,7 +252,10 @@ def attribute(
             failed = next((s for s in signals[cut:] if s.name == "srun_node_failure"), None)
             if failed is not None:
                 signals[cut] = replace(signals[cut], nodes=failed.nodes, exclude=True)
-        signals = signals[: cut + 1]
+        # slurmstepd's count of the step's OOM kills, printed as the step ends, is no
+        # consequence of the cancel (a cancel signals; the memory cgroup counts its own kills):
+        # the deaths before the cancel were those kills.
+        signals = signals[: cut + 1] + [s for s in signals[cut + 1 :] if s.name == "host_oom"]
     ranked = sorted(range(len(signals)), key=lambda i: (_klass(signals[i]), i))
     root = signals[ranked[0]]
     klass = _klass(root)
@@ -249,7 +288,10 @@ def attribute(
         # job's; so is a step's whose tasks were all terminated by it, or that its ranks then
         # called a preemption. (A step's reasonless cancel is also srun's after a task died
         # unseen: UNKNOWN.)
-        from_outside = job_cancelled or step_terminated or said_preempted
+        # So is a step's cancel that is the attempt's only failure signal in a log srun writes
+        # to: a task that died unseen would have left srun's report of it beside the cancel.
+        alone = srun_speaks and only_signal
+        from_outside = job_cancelled or step_terminated or said_preempted or alone
         category = SCHEDULER if root.name == "slurm_step_cancelled" and from_outside else UNKNOWN
         if _links_failed(signals):
             category = NETWORK

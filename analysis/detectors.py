@@ -107,6 +107,7 @@ _TOKENS = (
     "Xid",
     "emory",
     "CANCELLED",
+    "srun: ",  # srun's own lines: that its reports of the tasks' ends belong in this log
     "Rank=",
     "STRAGGLER",  # NVRx's warning, which names the slow ranks (its score rows carry "Rank=")
     "heartbeat",  # NVRx's rank monitor: "Did not get subsequent heartbeat" is a hang, directly
@@ -207,6 +208,9 @@ _TOKENS = (
     "tok/s",
     "tokens/s",
     "_per_s",  # a Python dict's or JSON's "samples_per_second", "tokens_per_sec"
+    "utts/s",  # MLPerf RNN-T's DLLogger: "epoch    3 | avg train utts/s  9692 | took 28.68 s"
+    "eration took",  # a step's time in words: "Iteration took 32.709 s."
+    "tep took",
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
     "{'loss': ",  # the Hugging Face Trainer's log record (`_TRAINER_RECORD`)
@@ -338,7 +342,7 @@ _EPOCH_BATCH = re.compile(
 _KERAS_NEXT_EPOCH = re.compile(r"^Epoch (?P<epoch>\d+)/\d+$")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
-                   "Train: ", "'loss': ", "poch", "iter: ", "(train)")  # fmt: skip
+                   "Train: ", "'loss': ", "poch", "iter: ", "(train)", " took ")  # fmt: skip
 # MMEngine's (OpenMMLab's) training record: "Iter(train) [ 700/2400]  base_lr: ...  time: 0.0350
 # data_time: ...", by epoch "Epoch(train)  [3][ 100/1000]  ..." (counted on across epochs).
 _MMENGINE = re.compile(

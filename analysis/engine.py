@@ -200,6 +200,9 @@ class LogEngine:
         # the watcher keeps what it has recorded in its cursor).
         self.save_spans: deque[tuple[int | None, float, float | None]] = deque(maxlen=_RECENT_SAVES)
         self.loads: deque[tuple[int | None, float]] = deque(maxlen=16)  # (step, at)
+        # Loads begun, ended or not (a reader of a whole file tells attempts apart by them; not
+        # carried in the state: the watcher reads each attempt's own log).
+        self.loads_begun = 0
         self._first_progress_at: float | None = None
         self._first_progress_after_load: float | None = None
         # Another phase where silence is normal (EVALUATING, LOADING, RELAUNCHING) and when it
@@ -224,6 +227,9 @@ class LogEngine:
         # lookups of healthy jobs too), it explains a store connect that then times out.
         self._unresolved: Signal | None = None
         self._restarter = False  # an in-job restarter (NVRx ft_launcher) runs the job
+        # srun's own lines are in this log: it reports here how each task ended, so a step's
+        # cancel with no such report and no other failure came from outside the job.
+        self._srun_speaks = False
         self._relaunching = False  # its launcher restarts the workers after a failure
         self._hang_reported = False  # NVRx said a rank missed its heartbeat: reported once
         self._rank_nodes: dict[int, str] = {}
@@ -245,6 +251,7 @@ class LogEngine:
             sustained=settings.throughput_sustained,
             deep_drop=settings.throughput_deep_drop,
             deep_sustained=settings.throughput_deep_sustained,
+            deep_span_s=settings.throughput_deep_span_s,
             quiet=settings.throughput_quiet,
         )
         # One baseline per throughput metric the job reports (TFLOP/s, tokens/s, samples/s,
@@ -492,7 +499,9 @@ class LogEngine:
         # stopped answering) are what it hangs on.
         cause = None
         if self._pending_since is not None:
-            cause = attribute(self.pending, self._layout, self._context.job_nodes)
+            cause = attribute(
+                self.pending, self._layout, self._context.job_nodes, self._srun_speaks
+            )
         if cause is not None:
             self._crashed = True
             self._pending_since = None
@@ -525,7 +534,7 @@ class LogEngine:
             # The program said training finished after its last failure signal: it got past them
             # (a save that failed and was written elsewhere, a warning it retried).
             return None
-        result = attribute(signals, self._layout, self._context.job_nodes)
+        result = attribute(signals, self._layout, self._context.job_nodes, self._srun_speaks)
         if result is None:
             return None
         self.last_attribution = result
@@ -575,7 +584,7 @@ class LogEngine:
 
     def attribution(self) -> Attribution | None:
         """The cause as the signals seen so far tell it, e.g. once the attempt has exited."""
-        return attribute(self._signals, self._layout, self._context.job_nodes)
+        return attribute(self._signals, self._layout, self._context.job_nodes, self._srun_speaks)
 
     @property
     def stragglers(self) -> dict[int, str | None]:
@@ -682,6 +691,7 @@ class LogEngine:
                 [_signal_state(self._stopped[0]), self._stopped[1]] if self._stopped else None
             ),
             "restarter": self._restarter,
+            "srun_speaks": self._srun_speaks,
             "relaunching": self._relaunching,
             "csv": list(self._csv) if self._csv else None,
             "finish_telemetry_error": self._finish.telemetry_error,
@@ -694,6 +704,8 @@ class LogEngine:
                     "startup": list(monitor._startup),
                     "early": list(monitor._early),
                     "degraded": list(monitor._degraded),
+                    "degraded_from": monitor.degraded_from,
+                    "last_at": monitor.last_at,
                 }
                 for metric, monitor in self._monitors.items()
             },
@@ -779,6 +791,7 @@ class LogEngine:
         self._unresolved = unresolved
         self._stopped = stopped
         self._restarter = bool(state.get("restarter"))
+        self._srun_speaks = bool(state.get("srun_speaks"))
         self._relaunching = bool(state.get("relaunching"))
         self._csv = csv
         balance = state.get("balance")
@@ -805,6 +818,8 @@ class LogEngine:
             self._finished_at = at
         if not self._restarter and mentions_in_job_restarter(line):
             self._restarter = True
+        if not self._srun_speaks and "srun: " in line:
+            self._srun_speaks = split_prefix(line)[2].startswith("srun: ")
         if quiet_nccl_info(line):
             if self._pending_since is not None and ("Us" in line or "COMPLETE" in line):
                 self._nccl_went_on(line)
@@ -938,7 +953,7 @@ class LogEngine:
             and progress.iteration <= previous
         ):
             if progress.iteration == previous:  # the same step's other line: DeepSpeed prints
-                self._take_rates(progress, line)  # "step=10, ..." then its timers' throughput
+                self._take_rates(progress, line, at)  # "step=10, ..." then its timers' rate
             return self._nan_check(progress, line)  # a repeated or other rank's report
         if self._open_save is not None:
             step, _, infer = self._open_save
@@ -976,7 +991,7 @@ class LogEngine:
         self._progress_reports += 1
         self._report_line = line
         self._unresolved = None  # training started: the names it needed resolved
-        self._take_rates(progress, line)
+        self._take_rates(progress, line, at)
         if self._pending_since is not None:
             advanced = (
                 progress.iteration is None
@@ -1030,6 +1045,7 @@ class LogEngine:
             self._on_saved(event.iteration, at)
         elif event.kind is Kind.LOAD_START:
             self._other_phase = (LOADING, at)
+            self.loads_begun += 1
         else:
             # Every rank may print the load: the same step within a minute is the same load;
             # later (a restart that resumed from the same checkpoint, or a step no line names)
@@ -1183,7 +1199,7 @@ class LogEngine:
                 found.append(node)
         return tuple(found)
 
-    def _take_rates(self, progress: Progress, line: str) -> None:
+    def _take_rates(self, progress: Progress, line: str, at: float) -> None:
         """Each throughput reading once per step and metric (ranks repeat the same report).
 
         A tqdm bar's rate ("it/s") is read without the steps a resumed run's bar starts with
@@ -1200,7 +1216,7 @@ class LogEngine:
                 if self._rated.get(metric) == progress.iteration:
                     continue
                 self._rated[metric] = progress.iteration
-            self._on_rate(metric, rate, line)
+            self._on_rate(metric, rate, line, at)
 
     def _bar_rate(self, bar: tuple[int, float], printed: float, line: str) -> float | None:
         """The rate of the tqdm bar this line redraws, without a resumed run's restored steps."""
@@ -1247,7 +1263,7 @@ class LogEngine:
         for monitor in self._monitors.values():
             monitor.interrupted()
 
-    def _on_rate(self, metric: str, rate: float, line: str) -> None:
+    def _on_rate(self, metric: str, rate: float, line: str, at: float) -> None:
         monitor = self._monitors.get(metric)
         if monitor is None:
             if len(self._monitors) >= 8:
@@ -1255,7 +1271,7 @@ class LogEngine:
             monitor = self._monitors[metric] = ThroughputMonitor(self._throughput_settings)
         if not self._rate_lines or self._rate_lines[-1] != line:
             self._rate_lines.append(line)
-        drop = monitor.report(rate, self._iteration)
+        drop = monitor.report(rate, self._iteration, at)
         if drop is None or self._straggler_reported or self._crashed:
             return
         self._straggler_reported = True
@@ -1419,7 +1435,7 @@ class LogEngine:
             if len(self._signals) < _MAX_SIGNALS:
                 self._signals.append(replace(self._unresolved, fatal=True))
             return self._report(Observed.CRASH)
-        cause = attribute(self._signals, self._layout, self._context.job_nodes)
+        cause = attribute(self._signals, self._layout, self._context.job_nodes, self._srun_speaks)
         self._crashed = self._hang_reported = True
         self._pending_since = None
         evidence = (hang.line, *(cause.evidence if cause else ()))[:8]
@@ -1437,7 +1453,7 @@ class LogEngine:
         self._held_at = None
         if self._open_save is not None:  # the attempt died in the middle of a save
             self._cut_save()
-        result = attribute(self._signals, self._layout, self._context.job_nodes)
+        result = attribute(self._signals, self._layout, self._context.job_nodes, self._srun_speaks)
         self._pending_since = None
         self._pending_fatal = False
         if result is None:
@@ -1477,6 +1493,8 @@ def _monitor_from(raw: Mapping[str, Any], settings: ThroughputSettings) -> Throu
     monitor._startup = [float(x) for x in raw.get("startup") or []]
     monitor._early = [float(x) for x in raw.get("early") or []]
     monitor._degraded = [float(x) for x in raw.get("degraded") or []]
+    monitor.degraded_from = _opt_float(raw.get("degraded_from"))
+    monitor.last_at = _opt_float(raw.get("last_at"))
     return monitor
 
 

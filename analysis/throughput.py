@@ -33,6 +33,10 @@ class ThroughputSettings:
     sustained: int = 10  # degraded reports in a row that confirm a drop
     deep_drop: float = 0.5  # a report below (1 - deep_drop) x baseline is deeply degraded...
     deep_sustained: int = 6  # ... and this many of those in a row confirm a drop sooner
+    # ... or at least `deep_span_reports` of them in a row over this long: a job that reports
+    # once an epoch (a minute or more apart) takes many minutes to make `deep_sustained` reports
+    deep_span_s: float = 180.0
+    deep_span_reports: int = 3
     quiet: int = 1  # reports ignored after a checkpoint save or an evaluation
 
 
@@ -79,6 +83,10 @@ class ThroughputMonitor:
     # the last `window` of them)
     _early: list[float] = field(default_factory=list)
     _degraded: list[float] = field(default_factory=list)
+    # When the degraded readings' stretch began (the report before the first of them), and the
+    # time of the last report: the job's time, when the caller knows it
+    degraded_from: float | None = None
+    last_at: float | None = None
     _skip: int = 0
     confirmed: bool = False
 
@@ -86,11 +94,15 @@ class ThroughputMonitor:
         """A checkpoint save or an evaluation ran: the next report(s) may include its time."""
         self._skip = self.settings.quiet
 
-    def report(self, tflops: float, iteration: int | None = None) -> Drop | None:
-        """Consume one throughput report; return the drop the first time it is confirmed."""
+    def report(
+        self, tflops: float, iteration: int | None = None, at: float | None = None
+    ) -> Drop | None:
+        """Consume one throughput report (made at time `at`, if known); return the drop the
+        first time it is confirmed."""
         if self.confirmed or not tflops > 0:  # also rejects NaN
             return None
         self.reports += 1
+        previous, self.last_at = self.last_at, at
         s = self.settings
         if self.reports <= s.warmup:
             self._keep_early(tflops)
@@ -107,11 +119,14 @@ class ThroughputMonitor:
             return None
         if tflops >= (1.0 - s.drop) * self.baseline:
             self._degraded.clear()
+            self.degraded_from = None
             return None
+        if not self._degraded:
+            self.degraded_from = previous if previous is not None else at
         self._degraded.append(tflops)
-        return self._confirm(iteration)
+        return self._confirm(iteration, at)
 
-    def _confirm(self, iteration: int | None) -> Drop | None:
+    def _confirm(self, iteration: int | None, at: float | None = None) -> Drop | None:
         if self.baseline is None:
             return None
         s = self.settings
@@ -120,10 +135,24 @@ class ThroughputMonitor:
         recent = self._degraded[-s.deep_sustained :]
         if len(recent) == s.deep_sustained and all(x < deep for x in recent):
             needed = min(needed, s.deep_sustained)  # a job at half speed: no need to wait
+        if self._deep_for_long(deep, at):
+            needed = min(needed, len(self._degraded))
         if len(self._degraded) < needed:
             return None
         self.confirmed = True
         return Drop(self.baseline, tuple(self._degraded), iteration)
+
+    def _deep_for_long(self, deep: float, at: float | None) -> bool:
+        """Every degraded reading so far is deeply degraded, there are enough of them, and they
+        have lasted `deep_span_s` of the job's time."""
+        s = self.settings
+        return (
+            at is not None
+            and self.degraded_from is not None
+            and len(self._degraded) >= s.deep_span_reports
+            and at - self.degraded_from >= s.deep_span_s
+            and all(x < deep for x in self._degraded)
+        )
 
     def _keep_early(self, reading: float) -> None:
         self._early.append(reading)
@@ -195,14 +224,16 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
         r"|(?<![\w.,+-])([\d,.]+)\s*tok(?:en)?s?/s(?:ec)?\b(?!\s*[:=])"),
      None),
     ("samples", ("SamplesPerSec", "amples/s", "amples per s", "amples_per_s", "xamples/sec",
-                 "wps"), re.compile(
+                 "wps", "utts/s"), re.compile(
         r"\bCurrSamplesPerSec=([\d.]+)|(?<!Avg)SamplesPerSec=([\d.]+)"
         # (not the Trainer's `train_samples_per_second`: an average over the whole run so far)
         r"""|(?<!train_)samples?[/_ ]per[_ ]s(?:ec(?:ond)?)?["']?\s*[:=]\s*["']?([\d.]+)"""
         # a number before the unit is its own, not the end of another value ("lr=5.00e-04
         # samples/s=1069.6" is no "04 samples/s")
         r"|(?<![\w.,+-])([\d,.]+)\s*samples?/s(?:ec)?\b(?!\s*[:=])|samples/s(?:ec)?\s*[:=]\s*"
-        r"([\d.]+)|(?<![\w.,+-])([\d,.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"),
+        r"([\d.]+)|(?<![\w.,+-])([\d,.]+)\s*examples/sec|\bwps\s*[:=]?\s*([\d.]+)"
+        # MLPerf RNN-T's DLLogger: "epoch    3 | avg train utts/s  9692 | took 28.68 s"
+        r"|\butts/s\s+([\d.]+)"),
      None),
     ("its", ("it/s",), re.compile(r"([\d.]+)\s*it/s\b"), None),
     # timm's "Time: 0.312s, 3283.02/s": samples per second, unit unnamed
@@ -220,6 +251,9 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
     ("step_time", ("s/step",), re.compile(r"(?<![\w.])([\d.]+)s/step\b"), 1.0),
     ("step_time", ("us/step",), re.compile(r"(?<![\w.])([\d.]+)us/step\b"), 1e-6),
     ("step_time", ("sec/batch",), re.compile(r"([\d.]+)\s*sec/batch"), 1.0),
+    # a step's own time in words: "Iteration took 32.709 s.", "step 120 took 0.41s"
+    ("step_time", (" took ",), re.compile(
+        r"\b(?:[Ii]teration|[Ss]tep|[Bb]atch)\s+(?:\d+\s+)?took\s+([\d.]+)\s*s\b"), 1.0),
     # MMCV's, MMEngine's and detectron2's seconds per iteration: "time: 0.0350  data_time: ..."
     ("step_time", ("data_time",), re.compile(_MM_TIME), 1.0),
 )  # fmt: skip

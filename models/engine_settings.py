@@ -48,6 +48,9 @@ class EngineSettings:
     # ... or, when every one is below (1 - deep_drop) x baseline, `deep_sustained` in a row
     throughput_deep_drop: float = 0.5
     throughput_deep_sustained: int = 6
+    # ... or three or more such reports in a row over this many seconds of the job's time (a job
+    # that reports once an epoch takes many minutes to make `deep_sustained` reports)
+    throughput_deep_span_s: float = 180.0
     throughput_quiet: int = 1  # reports ignored after a save or an evaluation
     checkpoint_patterns: tuple[str, ...] = DEFAULT_CHECKPOINT_PATTERNS
     checkpoint_start_patterns: tuple[str, ...] = ()

@@ -148,6 +148,7 @@ class Settings(BaseSettings):
     throughput_sustained: int = Field(default=10, ge=1)
     throughput_deep_drop: float = Field(default=0.5, gt=0, lt=1)
     throughput_deep_sustained: int = Field(default=6, ge=1)
+    throughput_deep_span_s: float = Field(default=180.0, gt=0)
     throughput_quiet: int = Field(default=1, ge=0)
     # slurmctld must answer "Invalid job id" for a job this long before ajr stops managing it.
     vanish_confirm: float = Field(default=60.0, ge=0)
@@ -299,6 +300,7 @@ class Settings(BaseSettings):
             throughput_sustained=self.throughput_sustained,
             throughput_deep_drop=self.throughput_deep_drop,
             throughput_deep_sustained=self.throughput_deep_sustained,
+            throughput_deep_span_s=self.throughput_deep_span_s,
             throughput_quiet=self.throughput_quiet,
             checkpoint_patterns=tuple(self.all_checkpoint_patterns),
             checkpoint_start_patterns=tuple(self.checkpoint_start_patterns),

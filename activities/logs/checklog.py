@@ -684,9 +684,13 @@ class _Replay:
         if self.cancelled:
             self._maybe_next_attempt(raw, at, number)
         engine = self.engine
-        saves, loads = engine.checkpoints, len(engine.loads)
+        saves, loads, begun = engine.checkpoints, len(engine.loads), engine.loads_begun
         found = engine.feed(raw, at, matters=matters)
-        if self.next_start is not None and len(engine.loads) > loads:
+        if self.next_start is not None and (
+            len(engine.loads) > loads or engine.loads_begun > begun
+        ):
+            # A load begun is proof enough (Lightning's "Restoring states from the checkpoint
+            # path at" with no line when it is done): a dying process does not start one.
             self._next_attempt()
             return
         if not self.cancelled and slurm_cancelled(raw):
@@ -708,7 +712,10 @@ class _Replay:
         """Hold the lines that may be the next attempt's, from the job's first own line after
         Slurm's cancel (a bounded number: a load comes early in an attempt, or not at all)."""
         if self.next_start is None:
-            if slurm_own(split_prefix(raw)[2]) or not raw.strip():
+            # (a host-named slurmstepd's cancel, "slurmstepd-n1: error: *** JOB 16 ON n1
+            # CANCELLED AT ...", reads as a line prefixed with its host: the cancel is checked
+            # whole)
+            if slurm_own(split_prefix(raw)[2]) or slurm_cancelled(raw) or not raw.strip():
                 return
             self.next_start, self.tflops_at_start = number, len(self.report.tflops)
         if len(self.held) < _MAX_HELD:

@@ -1121,3 +1121,135 @@ def test_mmengines_resume_after_slurms_requeue_begins_a_new_attempt(tmp_path: Pa
     report = check_log(write(tmp_path, lines), nodes=("n1", "n2")).to_json()
     assert report["anomaly"] == "NONE", report["summary"]
     assert len(report["attempts"]) == 2
+
+
+def test_lightnings_restoring_line_after_slurms_requeue_begins_a_new_attempt(
+    tmp_path: Path,
+) -> None:
+    """Slurm requeued the job into the same file; Lightning's "Restoring states from the
+    checkpoint path at" (a load begun; no line says when it is done) proves the next attempt
+    began, which trained to its end: judged on its own, it is healthy. The job's cancel after
+    the step's is the first attempt's end, not the next one's first line."""
+    t0 = calendar.timegm((2026, 11, 25, 9, 29, 0))
+    lines = [
+        *_json_steps(100, 700, 2, t0, 5466.2),
+        "slurmstepd-n1: error: *** STEP 16.0 ON n1 CANCELLED AT 2026-11-25T09:30:13 DUE TO JOB"
+        " REQUEUE ***",
+        "slurmstepd-n1: error: *** JOB 16 ON n1 CANCELLED AT 2026-11-25T09:30:13 DUE TO JOB"
+        " REQUEUE ***",
+        "0: [NeMo I 2026-11-25 09:32:47 t30:187] Restoring states from the checkpoint path at"
+        " /ck/step_600/model.pt",
+        *_json_steps(700, 1500, 2, t0 + 230, 5466.2),
+        "0: `Trainer.fit` stopped: `max_steps=1500` reached.",
+    ]
+    report = check_log(write(tmp_path, lines), nodes=("n1", "n2")).to_json()
+    assert report["anomaly"] == "NONE", report["summary"]
+    assert len(report["attempts"]) == 2
+    assert lines[report["attempts"][1]["start_line"] - 1].startswith("0: [NeMo"), report
+
+
+def test_a_rank_a_hangup_ended_first_took_its_peers_connection_with_it(tmp_path: Path) -> None:
+    """srun's first report of a task's end is "task 1: Hangup" (a SIGHUP from outside Slurm:
+    srun ends a step's tasks with SIGKILL, never SIGHUP), before rank 0's own exit: rank 0's
+    "Connection reset by peer" was rank 1's death, cause unknown, not the network's."""
+    t0 = calendar.timegm((2026, 11, 25, 9, 14, 0))
+    lines = [
+        *_json_steps(100, 800, 5, t0, 5466.2),
+        "0: [rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537]"
+        " Read error [127.0.0.1]:61113: Connection reset by peer.",
+        "srun: error: n2: task 1: Hangup",
+        "srun: error: n1: task 0: Exited with exit code 1",
+    ]
+    report = check_log(write(tmp_path, lines)).to_json()
+    got = (report["anomaly"], report["attribution"], report["requeue"])
+    assert got == ("CRASH", "UNKNOWN", True), report["summary"]
+
+
+def test_a_sigusr1_that_ended_one_worker_of_two_is_no_schedulers(tmp_path: Path) -> None:
+    """Slurm's --signal (and LSF) signal every process of the step: a SIGUSR1 that ended both
+    workers is the scheduler's; one that ended rank 1 alone, while rank 0 lost its connection
+    to it and was torn down, was aimed at that process from outside: cause unknown."""
+    t0 = calendar.timegm((2026, 11, 25, 9, 10, 0))
+    reset = (
+        "[rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read"
+        " error [127.0.0.1]:47258: Connection reset by peer."
+    )
+
+    def usr1(pid: int) -> str:
+        return f"  traceback : Signal 10 (SIGUSR1) received by PID {pid}"
+
+    endings = {
+        "one": ([reset, *_elastic_gave_up(-10, 1, [usr1(28125)])], "UNKNOWN"),
+        "both": (_elastic_gave_up(-10, 0, [usr1(28125), usr1(28126)]), "SCHEDULER"),
+    }
+    for name, (ending, want) in endings.items():
+        (tmp_path / name).mkdir()
+        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
+        report = check_log(write(tmp_path / name, lines)).to_json()
+        got = (report["anomaly"], report["attribution"], report["requeue"])
+        assert got == ("CRASH", want, True), (name, report["summary"])
+
+
+def test_a_steps_cancel_alone_in_a_log_srun_writes_to_came_from_outside(tmp_path: Path) -> None:
+    """srun's own lines are in the log ("Job step aborted"), so it would have reported a task
+    that died here; none did, and nothing else failed: the step was cancelled from outside
+    (the scheduler's). In a step's own output, without srun's lines, a task may have died
+    unseen: cause unknown."""
+    t0 = calendar.timegm((2026, 11, 25, 11, 20, 0))
+    cancel = " 0: slurmstepd: error: *** STEP 1338.1 ON n1 CANCELLED AT 2026-11-25T11:21:02 ***"
+    endings = {
+        "batch": (
+            ["srun: Job step aborted: Waiting up to 32 seconds for job step to finish.", cancel],
+            "SCHEDULER",
+        ),
+        "step": ([cancel], "UNKNOWN"),
+    }
+    for name, (ending, want) in endings.items():
+        (tmp_path / name).mkdir()
+        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
+        report = check_log(write(tmp_path / name, lines)).to_json()
+        got = (report["anomaly"], report["attribution"], report["requeue"])
+        assert got == ("CRASH", want, True), (name, report["summary"])
+
+
+def test_slurmstepds_oom_kill_count_after_a_cancel_is_no_consequence_of_it(
+    tmp_path: Path,
+) -> None:
+    """A job cancelled without a reason (an operator's scancel of a job that had stopped
+    making progress), then slurmstepd's count of the step's OOM kills, printed as the step
+    ends: the cgroup's kills came before the cancel (a cancel signals; it kills nothing by
+    memory): the node's memory (NODE). Without the count, the cancel is the scheduler's."""
+    t0 = calendar.timegm((2026, 11, 25, 11, 0, 0))
+    cancel = "slurmstepd: error: *** JOB 5 ON n1 CANCELLED AT 2026-11-25T11:01:20 ***"
+    oom = (
+        "slurmstepd: error: Detected 4 oom_kill events in StepId=5.batch. Some of the step tasks"
+        " have been OOM Killed."
+    )
+    for name, after, want in (("counted", [oom], "NODE"), ("uncounted", [], "SCHEDULER")):
+        (tmp_path / name).mkdir()
+        lines = [*_json_steps(100, 900, 5, t0, 5466.2), cancel, *after]
+        report = check_log(write(tmp_path / name, lines)).to_json()
+        assert (report["anomaly"], report["attribution"]) == ("CRASH", want), report["summary"]
+
+
+def test_a_throughput_an_epoch_reports_halved_for_minutes_is_a_straggler(tmp_path: Path) -> None:
+    """MLPerf RNN-T's DLLogger reports once an epoch ("epoch 28 | avg train utts/s 4755 |
+    took 58.47 s"): its throughput halved for four epochs (four minutes) is a persistent drop,
+    though six such reports would take six; halved for two epochs, it recovered."""
+
+    def epochs(rates: list[float]) -> list[str]:
+        lines, t = [], calendar.timegm((2023, 5, 19, 2, 23, 0))
+        for n, rate in enumerate(rates, 1):
+            took = 278000 / rate
+            t += took
+            stamp = time.strftime("%Y-%m-%d %H:%M:%S", time.gmtime(t))
+            lines.append(
+                f"DLL {stamp}.184974 - epoch {n:4d} | avg train utts/s {rate:5.0f} | took"
+                f" {took:.2f} s"
+            )
+        return lines
+
+    for slow, want in ((4, "STRAGGLER"), (2, "NONE")):
+        rates = [9620.0] * 27 + [4760.0] * slow + [9620.0] * 10
+        report = check_log(write(tmp_path, epochs(rates))).to_json()
+        assert report["anomaly"] == want, (slow, report["summary"])

@@ -140,6 +140,27 @@ def test_the_deep_drop_is_a_setting() -> None:
     assert run(lines, throughput_deep_sustained="10") == []
 
 
+def test_a_deep_drop_of_reports_minutes_apart_is_confirmed_once_it_has_lasted() -> None:
+    """Reports an epoch apart (60 s, round 31): three or more in a row at half speed or less,
+    lasting `deep_span_s` (180 s) of the job's time from the report before them, confirm the
+    drop; two, or three without their times, or a span set longer, do not."""
+
+    def confirmed(slow: int, every_s: float | None, span_s: float = 180.0) -> list[int]:
+        monitor = ThroughputMonitor(ThroughputSettings(deep_span_s=span_s))
+        values = [*STEADY[:8], *[150.0] * slow, *STEADY[:3]]
+        results = [
+            monitor.report(v, i, i * every_s if every_s is not None else None)
+            for i, v in enumerate(values)
+        ]
+        return [i for i, r in enumerate(results) if r is not None]
+
+    assert confirmed(3, 60.0) == [10]  # 3 warm-up + 5 baseline, then the 3rd slow one at 180 s
+    assert confirmed(2, 60.0) == []
+    assert confirmed(3, None) == []
+    assert confirmed(3, 60.0, span_s=240.0) == []
+    assert confirmed(4, 60.0, span_s=240.0) == [11]
+
+
 def test_drop_is_confirmed_on_the_sustained_report() -> None:
     monitor = ThroughputMonitor(ThroughputSettings(sustained=5))
     results = [monitor.report(v, i) for i, v in enumerate([*STEADY[:8], *[270.0] * 6])]
@@ -239,7 +260,8 @@ def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
     for line in ("elapsed time per iteration (ms): 250.0 |", "iter_ms=250", "0.25s/it",
                  "250ms/step", "0.25 sec/batch", "step_time: 250 ms", "75s 0.25s/step",
                  "250000us/step", "time: 0.2500  data_time: 0.0020",
-                 "time: 0.25, data_time: 0.002"):  # fmt: skip
+                 "time: 0.25, data_time: 0.002", "Iteration took 0.250 s.",
+                 "step 120 took 0.25s"):  # fmt: skip
         assert dict(throughput_readings(line))["step_time"] == pytest.approx(4.0), line
     drop = Drop(baseline=4.0, recent=(2.0, 2.0, 2.0), iteration=7)
     assert "500 ms per step vs baseline 250 ms" in drop.summary("step_time")
@@ -252,6 +274,7 @@ def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
         ("lr 3e-4 | 1200 tok/s", ("tokens", 1200.0)),
         ("| 1,200 examples/sec | lr 1e-05", ("samples", 1200.0)),
         ('{"step": 50, "tokens_per_s": 30690.9}', ("tokens", 30690.9)),  # quoted keys: JSON
+        ("epoch    3 | avg train utts/s  9692 | took 28.68 s", ("samples", 9692.0)),  # round 31
         ("{'step': 50, 'samples_per_second': 12.5}", ("samples", 12.5)),
         ("{'epoch': '0.05', 'samples_per_second': '117.3'}", ("samples", 117.3)),  # transformers 5
         ("{'epoch': '0.05', 'tokens_per_second': '1930'}", ("tokens", 1930.0)),

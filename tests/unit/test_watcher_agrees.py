@@ -21,7 +21,7 @@ import pytest
 from activities.watch import Clock, WatchActivities
 from analysis.analyzer import AnalyzerContext, LogAnalyzer
 from analysis.engine import LogEngine
-from analysis.lines import is_elision, parse_timestamp, split_prefix, zone_shift
+from analysis.lines import SrunJoiner, is_elision, parse_timestamp, split_prefix, zone_shift
 from models.recovery import Action, Observation, Observed, RecoveryConfig, WatchRequest
 from models.slurm import ExitStatus, JobState, SlurmJob
 from tests.corpus_eval import CORPUS, HELDOUT, SPLITS, check, labels, silence_after
@@ -122,6 +122,18 @@ def engine_factory(context: AnalyzerContext) -> LogAnalyzer:
     return LogEngine(context)
 
 
+def raw_index(lines: list[tuple[float, str]], number: int) -> int:
+    """Where check-log's line `number` (from 1, counting a long line srun cut into chunks once,
+    as check-log joins them) is among the file's own lines (from 0)."""
+    joiner, count = SrunJoiner(), 0
+    for index, (_, raw) in enumerate(lines):
+        _, label, text = split_prefix(raw)
+        count += 1 if label is None else len(joiner.push(label, text))
+        if count >= number:
+            return index
+    return len(lines)
+
+
 async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
     label = labels(split)[name]
     nodes = tuple(label.get("job_nodes") or ("node1",))
@@ -139,8 +151,8 @@ async def watcher_verdict(split: str, name: str, tmp_path: Path) -> Verdict:
     # output, analysis/attempts.py): the watcher of the last attempt reads that attempt's own
     # output with a fresh engine. Where the attempts begin is what check-log found (Slurm's
     # requeue, in the live system).
-    start = check(split, name)[0].attempts[-1]
-    world = VirtualWorld(log, lines[start - 1 :], job)
+    start = raw_index(lines, check(split, name)[0].attempts[-1])
+    world = VirtualWorld(log, lines[start:], job)
     poller, control = FakePoller([job]), FakeSlurm([job])
     activities = WatchActivities(
         poller,

@@ -1008,8 +1008,9 @@ def test_a_gpu_failure_nccls_prefix_names_excludes_that_node(tmp_path: Path) -> 
 
 def test_a_rank_a_signal_ended_first_took_its_peers_connection_with_it(tmp_path: Path) -> None:
     """The rank that died first of a signal and said nothing (srun's "task 1: Terminated"
-    before any task's exit, torch elastic's SIGQUIT "exitcode: -3") is where the connection the
-    other rank lost went: its death, cause unknown, not the network's."""
+    before any task's exit, torch elastic's SIGQUIT "exitcode: -3"; round 31: srun's "task 1:
+    Hangup", a SIGHUP from outside Slurm, which never ends tasks with it) is where the
+    connection the other rank lost went: its death, cause unknown, not the network's."""
     t0 = calendar.timegm((2026, 11, 25, 4, 0, 0))
     reset = (
         "[rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537] Read"
@@ -1019,6 +1020,11 @@ def test_a_rank_a_signal_ended_first_took_its_peers_connection_with_it(tmp_path:
         "terminated": [
             f"0: {reset}",
             "srun: error: n4: task 1: Terminated",
+            "srun: error: n3: task 0: Exited with exit code 1",
+        ],
+        "hangup": [
+            f"0: {reset}",
+            "srun: error: n4: task 1: Hangup",
             "srun: error: n3: task 0: Exited with exit code 1",
         ],
         "sigquit": [
@@ -1146,23 +1152,6 @@ def test_lightnings_restoring_line_after_slurms_requeue_begins_a_new_attempt(
     assert report["anomaly"] == "NONE", report["summary"]
     assert len(report["attempts"]) == 2
     assert lines[report["attempts"][1]["start_line"] - 1].startswith("0: [NeMo"), report
-
-
-def test_a_rank_a_hangup_ended_first_took_its_peers_connection_with_it(tmp_path: Path) -> None:
-    """srun's first report of a task's end is "task 1: Hangup" (a SIGHUP from outside Slurm:
-    srun ends a step's tasks with SIGKILL, never SIGHUP), before rank 0's own exit: rank 0's
-    "Connection reset by peer" was rank 1's death, cause unknown, not the network's."""
-    t0 = calendar.timegm((2026, 11, 25, 9, 14, 0))
-    lines = [
-        *_json_steps(100, 800, 5, t0, 5466.2),
-        "0: [rank0]: RuntimeError: [/pytorch/third_party/gloo/gloo/transport/tcp/pair.cc:537]"
-        " Read error [127.0.0.1]:61113: Connection reset by peer.",
-        "srun: error: n2: task 1: Hangup",
-        "srun: error: n1: task 0: Exited with exit code 1",
-    ]
-    report = check_log(write(tmp_path, lines)).to_json()
-    got = (report["anomaly"], report["attribution"], report["requeue"])
-    assert got == ("CRASH", "UNKNOWN", True), report["summary"]
 
 
 def test_a_sigusr1_that_ended_one_worker_of_two_is_no_schedulers(tmp_path: Path) -> None:

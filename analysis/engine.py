@@ -499,9 +499,7 @@ class LogEngine:
         # stopped answering) are what it hangs on.
         cause = None
         if self._pending_since is not None:
-            cause = attribute(
-                self.pending, self._layout, self._context.job_nodes, self._srun_speaks
-            )
+            cause = self._attribute(self.pending)
         if cause is not None:
             self._crashed = True
             self._pending_since = None
@@ -534,7 +532,7 @@ class LogEngine:
             # The program said training finished after its last failure signal: it got past them
             # (a save that failed and was written elsewhere, a warning it retried).
             return None
-        result = attribute(signals, self._layout, self._context.job_nodes, self._srun_speaks)
+        result = self._attribute(signals)
         if result is None:
             return None
         self.last_attribution = result
@@ -584,7 +582,12 @@ class LogEngine:
 
     def attribution(self) -> Attribution | None:
         """The cause as the signals seen so far tell it, e.g. once the attempt has exited."""
-        return attribute(self._signals, self._layout, self._context.job_nodes, self._srun_speaks)
+        return self._attribute(self._signals)
+
+    def _attribute(self, signals: Sequence[Signal]) -> Attribution | None:
+        """`signals`' cause, with what the engine knows of the job: its ranks' nodes, its
+        nodes, whether srun writes to this log."""
+        return attribute(signals, self._layout, self._context.job_nodes, self._srun_speaks)
 
     @property
     def stragglers(self) -> dict[int, str | None]:
@@ -1435,7 +1438,7 @@ class LogEngine:
             if len(self._signals) < _MAX_SIGNALS:
                 self._signals.append(replace(self._unresolved, fatal=True))
             return self._report(Observed.CRASH)
-        cause = attribute(self._signals, self._layout, self._context.job_nodes, self._srun_speaks)
+        cause = self._attribute(self._signals)
         self._crashed = self._hang_reported = True
         self._pending_since = None
         evidence = (hang.line, *(cause.evidence if cause else ()))[:8]
@@ -1453,7 +1456,7 @@ class LogEngine:
         self._held_at = None
         if self._open_save is not None:  # the attempt died in the middle of a save
             self._cut_save()
-        result = attribute(self._signals, self._layout, self._context.job_nodes, self._srun_speaks)
+        result = self._attribute(self._signals)
         self._pending_since = None
         self._pending_fatal = False
         if result is None:

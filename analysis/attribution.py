@@ -226,6 +226,8 @@ def attribute(
     the engine); when only victims remain, the cause is UNKNOWN. `srun_speaks`: srun's own
     lines are in the log, so its reports of how tasks ended would be too.
     """
+    # (a hang's signal counts: a cancel after a watchdog's timeout is the hung job's end)
+    only_signal = len(signals) == 1
     causes = [s for s in signals if not s.hang]
     if not causes:
         return None
@@ -242,7 +244,6 @@ def attribute(
     said_preempted = bool(cancels) and any(
         s.name == "preempted" and s.detail == "preemption" for s in signals[cancels[0] + 1 :]
     )
-    only_signal = len(signals) == 1
     if cancels:
         reasoned = [i for i in cancels if not signals[i].victim]
         cut = (reasoned or cancels)[0]

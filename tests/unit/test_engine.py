@@ -1311,6 +1311,22 @@ def test_a_step_whose_tasks_a_reasonless_cancel_terminated_was_cancelled_from_ou
     assert found is not None and found.category == "UNKNOWN"
 
 
+def test_a_steps_cancel_alone_is_from_outside_only_where_srun_would_have_said_otherwise() -> None:
+    """A step's reasonless cancel, the only failure signal, in a log srun writes to: cancelled
+    from outside (SCHEDULER). Without srun's lines a task may have died unseen (UNKNOWN); after a
+    watchdog's timeout the cancel is the hung job's end, not the job's cause (UNKNOWN)."""
+    step = "slurmstepd-n3: error: *** STEP 6.0 ON n3 CANCELLED AT 2026-11-24T18:49:11 ***"
+    watchdog = (
+        "[rank3]:[E ProcessGroupNCCL.cpp:1] Watchdog caught collective operation timeout: "
+        "WorkNCCL(SeqNum=9, OpType=ALLREDUCE) ran for 600000 milliseconds before timing out."
+    )
+    cases = (((step,), True, "SCHEDULER"), ((step,), False, "UNKNOWN"),
+             ((watchdog, step), True, "UNKNOWN"))  # fmt: skip
+    for lines, srun_speaks, want in cases:
+        cause = attribute(signals(*lines), srun_speaks=srun_speaks)
+        assert cause is not None and cause.category == want, (lines, srun_speaks)
+
+
 def test_a_store_port_several_of_the_jobs_processes_bind_is_the_launchs_configuration() -> None:
     """Each task took itself for rank 0 and tried to host the rendezvous store on one port: all
     but one fail with EADDRINUSE. A requeue launches them the same way (APPLICATION, no

@@ -897,6 +897,18 @@ def _elastic_gave_up(code: int, local_rank: int, root_cause: list[str]) -> list[
     ]
 
 
+def _after_training(tmp_path: Path, name: str, ending: list[str], t0: int) -> dict[str, Any]:
+    """check-log's report on JSON-lines training (steps 100-900, 5 s apart from `t0`) that
+    `ending` follows, written in a folder of its own, `name`."""
+    (tmp_path / name).mkdir()
+    lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
+    return check_log(write(tmp_path / name, lines)).to_json()
+
+
+def _verdict(report: dict[str, Any]) -> tuple[str, str | None, bool | None]:
+    return report["anomaly"], report["attribution"], report["requeue"]
+
+
 def test_a_rank_aborted_without_a_word_took_its_peers_connection_with_it(tmp_path: Path) -> None:
     """Rank 1 reports "Connection reset by peer"; torch elastic then says rank 0 was the worker
     that died first, of SIGABRT, with no error of its own: rank 1 lost its connection because
@@ -937,11 +949,8 @@ def test_torch_elastics_summary_is_read_to_the_cause_it_copies(tmp_path: Path) -
         "none": (["  error_file: <N/A>"], ("CRASH", "UNKNOWN", True)),
     }
     for name, (root_cause, want) in expected.items():
-        (tmp_path / name).mkdir()
-        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *_elastic_gave_up(-6, 7, root_cause)]
-        report = check_log(write(tmp_path / name, lines)).to_json()
-        got = (report["anomaly"], report["attribution"], report["requeue"])
-        assert got == want, (name, report["summary"])
+        report = _after_training(tmp_path, name, _elastic_gave_up(-6, 7, root_cause), t0)
+        assert _verdict(report) == want, (name, report["summary"])
 
 
 def test_the_shells_killed_on_a_progress_bars_line_ended_the_run(tmp_path: Path) -> None:
@@ -1035,11 +1044,8 @@ def test_a_rank_a_signal_ended_first_took_its_peers_connection_with_it(tmp_path:
         ],
     }
     for name, ending in endings.items():
-        (tmp_path / name).mkdir()
-        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
-        report = check_log(write(tmp_path / name, lines)).to_json()
-        got = (report["anomaly"], report["attribution"], report["requeue"])
-        assert got == ("CRASH", "UNKNOWN", True), (name, report["summary"])
+        report = _after_training(tmp_path, name, ending, t0)
+        assert _verdict(report) == ("CRASH", "UNKNOWN", True), (name, report["summary"])
 
 
 def test_a_sigkill_the_steps_oom_kill_record_then_explains_was_the_nodes(tmp_path: Path) -> None:
@@ -1055,9 +1061,7 @@ def test_a_sigkill_the_steps_oom_kill_record_then_explains_was_the_nodes(tmp_pat
     )
     expected = {"recorded": ([oom], "NODE"), "unrecorded": ([], "UNKNOWN")}
     for name, (after, want) in expected.items():
-        (tmp_path / name).mkdir()
-        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *killed, *after]
-        report = check_log(write(tmp_path / name, lines)).to_json()
+        report = _after_training(tmp_path, name, [*killed, *after], t0)
         assert (report["anomaly"], report["attribution"]) == ("CRASH", want), report["summary"]
 
 
@@ -1172,11 +1176,8 @@ def test_a_sigusr1_that_ended_one_worker_of_two_is_no_schedulers(tmp_path: Path)
         "both": (_elastic_gave_up(-10, 0, [usr1(28125), usr1(28126)]), "SCHEDULER"),
     }
     for name, (ending, want) in endings.items():
-        (tmp_path / name).mkdir()
-        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
-        report = check_log(write(tmp_path / name, lines)).to_json()
-        got = (report["anomaly"], report["attribution"], report["requeue"])
-        assert got == ("CRASH", want, True), (name, report["summary"])
+        report = _after_training(tmp_path, name, ending, t0)
+        assert _verdict(report) == ("CRASH", want, True), (name, report["summary"])
 
 
 def test_a_steps_cancel_alone_in_a_log_srun_writes_to_came_from_outside(tmp_path: Path) -> None:
@@ -1194,11 +1195,8 @@ def test_a_steps_cancel_alone_in_a_log_srun_writes_to_came_from_outside(tmp_path
         "step": ([cancel], "UNKNOWN"),
     }
     for name, (ending, want) in endings.items():
-        (tmp_path / name).mkdir()
-        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
-        report = check_log(write(tmp_path / name, lines)).to_json()
-        got = (report["anomaly"], report["attribution"], report["requeue"])
-        assert got == ("CRASH", want, True), (name, report["summary"])
+        report = _after_training(tmp_path, name, ending, t0)
+        assert _verdict(report) == ("CRASH", want, True), (name, report["summary"])
 
 
 def test_slurmstepds_oom_kill_count_after_a_cancel_is_no_consequence_of_it(
@@ -1215,9 +1213,7 @@ def test_slurmstepds_oom_kill_count_after_a_cancel_is_no_consequence_of_it(
         " have been OOM Killed."
     )
     for name, after, want in (("counted", [oom], "NODE"), ("uncounted", [], "SCHEDULER")):
-        (tmp_path / name).mkdir()
-        lines = [*_json_steps(100, 900, 5, t0, 5466.2), cancel, *after]
-        report = check_log(write(tmp_path / name, lines)).to_json()
+        report = _after_training(tmp_path, name, [cancel, *after], t0)
         assert (report["anomaly"], report["attribution"]) == ("CRASH", want), report["summary"]
 
 

@@ -120,15 +120,20 @@ def _signalled_alone(signals: Sequence[Signal]) -> list[Signal]:
     every process of the step); when it ended fewer workers than the ranks that printed
     failures (one rank got it, the others were torn down after), someone aimed it at one
     process: a death from outside whose cause the log does not show."""
-    pids = {m[1] for s in signals if (m := _ELASTIC_USR.search(s.line)) is not None}
+    # (signals.py reads those records as a stop from outside: "preempted")
+    usr = {
+        i: m[1]
+        for i, s in enumerate(signals)
+        if s.name == "preempted" and (m := _ELASTIC_USR.search(s.line)) is not None
+    }
     ranks = {s.rank for s in signals if s.rank is not None}
-    if not pids or len(pids) >= len(ranks):
+    if not usr or len(set(usr.values())) >= len(ranks):
         return list(signals)
     return [
         replace(s, category=UNKNOWN, summary=f"a worker killed from outside: {s.line.strip()}")
-        if _ELASTIC_USR.search(s.line) is not None
+        if i in usr
         else s
-        for s in signals
+        for i, s in enumerate(signals)
     ]
 
 

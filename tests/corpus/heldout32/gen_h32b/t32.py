@@ -42,6 +42,9 @@ p.add_argument("--uploader-die-at", type=int, default=0) # the uploader thread r
 p.add_argument("--best-copy", default="")                # also copy each checkpoint here (best effort: errors are logged, not fatal)
 p.add_argument("--np-meta", action="store_true")         # checkpoints carry numpy scalars in their metadata
 p.add_argument("--load-legacy", action="store_true")     # resume with torch.load defaults (weights_only=True on torch >= 2.6)
+p.add_argument("--cache-mb", type=int, default=0)     # at --cache-at every rank builds an in-memory feature index of this size
+p.add_argument("--cache-at", type=int, default=0)
+p.add_argument("--ckpt-lock", action="store_true")     # rank 0 takes an exclusive flock on <ckpt-dir>/.lock around each save
 p.add_argument("--tag", default="")
 a = p.parse_args()
 
@@ -241,6 +244,10 @@ def save(step):
         elif S == "maxtext": src(L, logging.INFO, f"[process=0] Saving checkpoint at step {step}", "checkpoint_manager.py:1442")
         elif S == "paddle": info(f"Saving model checkpoint to {os.path.dirname(path)}")
         os.makedirs(os.path.dirname(path), exist_ok=True)
+        lk = None
+        if a.ckpt_lock:
+            import fcntl
+            lk = open(os.path.join(a.ckpt_dir, ".lock"), "w"); fcntl.flock(lk, fcntl.LOCK_EX)
         sd = {"model": model.state_dict(), "opt": opt.state_dict(), "step": step}
         if a.np_meta: sd["meta"] = {"best_val_loss": np.float64(W.best or 0.0), "epoch": np.int64(step // EP), "config": vars(a)}
         if a.ckpt_pad_mb: sd["pad"] = torch.zeros(a.ckpt_pad_mb * 262144)
@@ -251,6 +258,7 @@ def save(step):
                 os.makedirs(a.best_copy, exist_ok=True); shutil.copyfile(path, os.path.join(a.best_copy, "best.pt"))
             except OSError as e:
                 warn(f"could not mirror checkpoint to {a.best_copy}: {e}; continuing (the primary checkpoint at {path} is intact)")
+        if lk is not None: lk.close()
     dist.barrier()
     dt = time.time() - t0
     if rank == 0:
@@ -468,6 +476,7 @@ def finish(step):
     elif S == "horovod": print(f"Finished training: {step} steps in {el:.1f}s", flush=True)
 
 # ---------------------------------------------------------------- training loop
+CACHE = []
 def train():
     global T_START
     banner()
@@ -495,6 +504,9 @@ def train():
         acc1 = (out.argmax(1) == yb).float().mean().item()
         on_step(step, lv, gn, acc1)
         if a.uploader and step % a.log_every == 0: UPQ.append(step)
+        if a.cache_mb and step == a.cache_at:
+            info(f"building in-memory feature index ({a.cache_mb} MiB per rank) for hard-example mining")
+            CACHE.append(np.ones(a.cache_mb * 2**20 // 8))
         if a.eval_every and step % a.eval_every == 0 and S not in ("speechbrain", "allennlp", "horovod"):
             on_eval(step)
         ended = step % EP == 0 or step == a.steps

@@ -49,4 +49,67 @@ ENTRIES = [
       anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=1,
       why="Training is healthy up to step 1500, then 'slurmstepd-lab32n1: error: *** STEP 2.0 ON lab32n1 CANCELLED AT ..' and "
           "'*** JOB 2 ON lab32n1 CANCELLED AT .. ***' end it: the job was cancelled through Slurm, not by a fault of its own."),
+ dict(case="a06", slug="torchrun_allennlp_style_rank1_busy_wait_application_timeout_pair_closure_abort",
+      how=f"case_a06: {TRN} --pg-timeout 60, AllenNLP-style logging (params, 'Epoch N/16', ascii tqdm bar 'accuracy: .., batch_loss: "
+          ".., loss: .. ||: ..', the Training | Validation metric table, 'Epoch duration'); at step 1400 rank 1 busy-waits (a Python loop "
+          "with no sleep and no output) for a prefetcher's ready-file that never appears, while rank 0 waits in the gradient allreduce; "
+          "out.log, unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=2,
+      why="Epoch 4's bar stops at 199/300 and, a minute later, rank 0 fails with gloo's 'RuntimeError: Application timeout caused pair "
+          "closure' inside backward (then 'terminate called without an active exception' / 'Fatal Python error: Aborted' while tearing "
+          "down): a collective that timed out waiting for its peer, i.e. a hang; the log does not show why rank 1 stopped."),
+ dict(case="a09", slug="torchrun_sockeye_style_resume_weights_only_unpicklingerror_numpy_scalar",
+      how=f"case_a09: {TRN}, Sockeye-style logging ('[date:LEVEL:sockeye.training:func] Epoch[e] Batch [N] Speed: .. samples/sec ..', "
+          "'Checkpoint [k] Train-perplexity=..'); a first run (not kept) wrote params.00001/params.00002 whose metadata holds numpy scalars; "
+          "the kept second run resumes from params.00002 with torch.load's defaults (weights_only=True since torch 2.6); out.log, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False,
+      why="Right after 'Resuming from .../params.00002' both ranks raise '_pickle.UnpicklingError: Weights only load failed ... Unsupported "
+          "global: GLOBAL numpy._core.multiarray.scalar': the code loads its own checkpoint in a way this torch version refuses, which "
+          "fails the same way on every retry."),
+ dict(case="b01", slug="sbatch_n2_srun_allennlp_style_index_build_out_of_memory_oom_kill_event",
+      how=f"case_b01: sbatch -N2 -c1 --mem-per-cpu=500M + srun --label, AllenNLP-style logging; at step 1300 every rank builds a 600 MiB "
+          "in-memory index ('building in-memory feature index (600 MiB per rank)'), beyond the step's memory cgroup (task/cgroup, "
+          "ConstrainRAMSpace) -> the cgroup OOM killer; the job's output file, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, job_nodes=["lab32n1", "lab32n2"],
+      why="Right after the index build starts, 'srun: error: lab32n1: task 0: Out Of Memory' and 'slurmstepd-lab32n2: error: Detected 1 "
+          "oom-kill event(s) in StepId=3.0 ... killed by the cgroup out-of-memory handler': the out-of-memory killer ended the job."),
+ dict(case="a02", slug="torchrun_litgpt_style_dev_shm_full_unable_to_allocate_shared_memory_dataloader_worker",
+      how=f"case_a02: {TRN}, started in a private mount namespace whose /dev/shm is an 8 MiB tmpfs, litgpt-style output (Lightning Fabric "
+          "'Initializing distributed' banner, 'Epoch 1 | iter N step N | loss train: ..'), 2 persistent DataLoader workers per rank (batches "
+          "pass through /dev/shm); after iter 1000 another process in that namespace filled /dev/shm with dd; out.log, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, checkpoints=1,
+      why="Rank 0 dies with 'Caught RuntimeError in DataLoader worker process 0 ... unable to allocate shared memory(shm) for file "
+          "</torch_..>: No space left on device (28)' and rank 1 only sees 'Connection closed by peer': the host's shared memory "
+          "(/dev/shm) ran out, a node resource rather than the job's code or its storage."),
+ dict(case="b05", slug="sbatch_n2_srun_sockeye_style_step_creation_temporarily_disabled_then_trains",
+      how=f"case_b05: sbatch -N2 -c2 + srun --label, Sockeye-style logging; the job script starts a staging step (2 tasks x 2 CPUs: copy "
+          "the feature file, print 'staged on ..', wait 25 s) in the background and then the training step, which cannot get CPUs until "
+          "the staging step ends ('step creation temporarily disabled, retrying'); no fault injected; the job's output file, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="'srun: Job 4 step creation temporarily disabled, retrying (Requested nodes are busy)' is followed by 'Step created' 30 s "
+          "later; training then runs 4000 updates at 6-15k samples/s with falling perplexity, four saved checkpoints and 'Training "
+          "finished': a wait for resources inside the allocation, not a fault."),
+ dict(case="a10", slug="torchrun_paddlenlp_style_checkpoint_mirror_errno_28_warnings_training_completed",
+      how=f"case_a10: {TRN}, PaddleNLP-trainer-style logging ('[time] [    INFO] - loss: .., learning_rate: .., global_step: N, "
+          "interval_runtime: .., interval_samples_per_second: ..', '***** Running Evaluation *****', 'Saving model checkpoint to ..'), "
+          "FutureWarnings; each checkpoint is also mirrored, best effort, to a 2 MiB tmpfs that cannot hold it (Errno 28 caught and "
+          "logged as a WARNING); nothing else injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="Every 'Saving model checkpoint' is followed by a WARNING that the mirror copy failed with '[Errno 28] No space left on "
+          "device' and 'continuing (the primary checkpoint ... is intact)'; training logs all 4000 steps at 7.5-25k samples/s with "
+          "falling loss and ends with 'Training completed.': noise, not a failure."),
+ dict(case="b13", slug="sbatch_array_task1_srun_litgpt_style_resume_size_mismatch_for_inp_weight",
+      how=f"case_b13: sbatch --array=0-1 -N2 + srun --label, litgpt-style fine-tune sweep; both tasks resume from a copy of one pretrained "
+          "checkpoint (hidden width 512, made by a torchrun run first, not kept); task 1's sweep value sets the width to 1024; task 1's "
+          "output file (lit-ft-5_1.out), unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False,
+      why="Right after 'Resuming training from ..step-00001000/lit_model.pth' both ranks fail with 'Error(s) in loading state_dict for "
+          "Net: size mismatch for inp.weight: copying a param with shape torch.Size([512, 48]) ... current model is torch.Size([1024, "
+          "48])': a configuration that does not match the checkpoint, the same on every retry."),
+ dict(case="b13", file="out0.log", slug="sbatch_array_task0_srun_litgpt_style_resumed_fine_tune_completed",
+      how=f"case_b13: sbatch --array=0-1 -N2 + srun --label, litgpt-style fine-tune sweep; task 0 (the pretrained width) resumes from "
+          "step 1000 and trains to step 3000; nothing injected; task 0's output file (lit-ft-5_0.out), unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=2,
+      why="'Resuming training from ..step-00001000' then iterations 1100-3000 at 8-26 ms, validation and two saves, ending with "
+          "'Training time: 30.73s': a healthy resumed run."),
 ]

@@ -112,4 +112,26 @@ ENTRIES = [
       anomaly="NONE", category=None, requeue=None, checkpoints=2,
       why="'Resuming training from ..step-00001000' then iterations 1100-3000 at 8-26 ms, validation and two saves, ending with "
           "'Training time: 30.73s': a healthy resumed run."),
+ dict(case="a13", slug="torchrun_olmo_style_c10d_debug_detail_segmentation_fault_in_ddp_init",
+      how=f"case_a13: {TRN}, OLMo-style logging, TORCH_DISTRIBUTED_DEBUG=DETAIL + TORCH_CPP_LOG_LEVEL=INFO (c10d trace lines); meant as "
+          "a healthy noisy run, but both ranks died with SIGSEGV inside DistributedDataParallel's constructor (_ddp_init_helper) under "
+          "the DETAIL debug level, before the first step; nothing was injected; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True,
+      why="After the c10d store trace lines both ranks print 'Fatal Python error: Segmentation fault' with a stack in "
+          "torch/nn/parallel/distributed.py _ddp_init_helper and torchrun reports exitcode -11: a bare segfault whose cause the log "
+          "does not state."),
+ dict(case="b02", slug="sbatch_n2_srun_step_time_limit_nanotron_style_step_cancelled_due_to_time_limit",
+      how=f"case_b02: sbatch -N2 (no job time limit) + 'srun --label --time=1' (a one-minute time limit on the training step), "
+          "Nanotron-style logging ('[INFO|DP=0|PP=0|TP=0|host]: iteration: N / 100000 | consumed_tokens: .. | "
+          "elapsed_time_per_iteration_ms: .. | tokens_per_sec: ..'); the job's output file, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, job_nodes=["lab32n1", "lab32n2"],
+      why="A steady run is ended by 'slurmstepd-lab32n1: error: *** STEP 7.0 ON lab32n1 CANCELLED AT .. DUE TO TIME LIMIT ***', "
+          "then 'task 0/1: Terminated' and 'Force Terminated StepId=7.0': Slurm's time limit ended it."),
+ dict(case="b07", slug="sbatch_n2_time1_srun_horovod_style_job_cancelled_due_to_time_limit",
+      how=f"case_b07: sbatch -N2 --time=1 + srun --label, Horovod-style output (every line tagged '[1,R]<stdout>:' as mpirun "
+          "--tag-output does, 'Train Epoch: E [n/N (p%)]\tLoss: ..', 'Test set: Average loss: .., Accuracy: ..%'), no signal handler; "
+          "the job's output file, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=3,
+      why="Mid-epoch 8 'srun: Job step aborted' and 'slurmstepd-lab32n1: error: *** STEP 8.0 / JOB 8 ON lab32n1 CANCELLED AT .. "
+          "DUE TO TIME LIMIT ***' end a healthy run: the job hit its time limit."),
 ]

@@ -134,4 +134,26 @@ ENTRIES = [
       anomaly="CRASH", category="SCHEDULER", requeue=True, checkpoints=3,
       why="Mid-epoch 8 'srun: Job step aborted' and 'slurmstepd-lab32n1: error: *** STEP 8.0 / JOB 8 ON lab32n1 CANCELLED AT .. "
           "DUE TO TIME LIMIT ***' end a healthy run: the job hit its time limit."),
+ dict(case="b03", slug="sbatch_n2_srun_litgpt_style_node_failure_on_lab32n2_slurmd_hung",
+      how=f"case_b03: sbatch -N2 -w lab32n1,lab32n2 + srun --label, litgpt-style output; after iter 1500 lab32n2's slurmd was SIGSTOPped "
+          "(a hung node daemon; the job's processes kept running), so slurmctld found lab32n2 not responding (SlurmdTimeout=20) and set "
+          "it DOWN; the slurmd was SIGCONTed after the job left the queue; the job's output file, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, culprit_nodes=["lab32n2"], job_nodes=["lab32n1", "lab32n2"], checkpoints=5,
+      why="Training is healthy to iter 5200, then 'srun: error: Node failure on lab32n2' and '*** JOB 9 ON lab32n1 CANCELLED AT .. DUE "
+          "TO NODE FAILURE ***': Slurm lost node lab32n2; requeueing without it should work."),
+ dict(case="b10", slug="sbatch_n2_srun_kill_on_bad_exit_maxtext_style_cpp_log_info_completed",
+      how=f"case_b10: sbatch -N2 -w lab32n1,lab32n2 + srun --label --kill-on-bad-exit=1, MaxText-style absl logging, "
+          "TORCH_CPP_LOG_LEVEL=INFO (c10d/reducer INFO lines); during the run lab32n4 (not in the job) was set DOWN by 'scontrol update' "
+          "(reason 'Kill task failed'), but ReturnToService=2 returned it within 11 s, so the job script's closing 'sinfo -R' printed "
+          "only its header; the job's output file, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="4000 steps at a steady 8-17 ms/step with falling loss, four finished saves and 'Training completed: 4000 steps in 45.3 "
+          "seconds'; the C++ INFO lines (reducer, store) are start-up chatter and the final 'sinfo -R' lists no node."),
+ dict(case="a05", file="kept.log", slug="torchrun_speechbrain_style_silent_mid_epoch_5",
+      how=f"case_a05: {TRN} (process-group timeout 1800 s), SpeechBrain-style output, 2 persistent DataLoader workers per rank; early "
+          "in epoch 5 both of rank 0's DataLoader workers were SIGSTOPped (rank 0 then waits for a batch for ever, rank 1 in the "
+          "gradient allreduce); the log was copied (kept.log) after 150 s without a new byte, then the agents were stopped; unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=2, silence_s=150,
+      why="Epoch 5's progress bar stops at 256/300 (57.87 it/s) with no error, no exit and no further output for 150 s, after four "
+          "normal epochs: the job stopped making progress; the log does not say why."),
 ]

@@ -156,4 +156,20 @@ ENTRIES = [
       anomaly="HANG", category=None, requeue=True, checkpoints=2, silence_s=150,
       why="Epoch 5's progress bar stops at 256/300 (57.87 it/s) with no error, no exit and no further output for 150 s, after four "
           "normal epochs: the job stopped making progress; the log does not say why."),
+ dict(case="a08", slug="torchrun_horovod_style_rank1_exitcode_minus_24_sigxcpu",
+      how=f"case_a08: {TRN}, Horovod-style output (every line tagged '[1,R]<stdout>:'/'<stderr>:' as horovodrun/mpirun --tag-output "
+          "does), epochs of 400 steps; in epoch 3 rank 1's RLIMIT_CPU was lowered from outside (prlimit --cpu=22:52, a few CPU-seconds "
+          "above what it had used) -> SIGXCPU when the soft limit was reached, in epoch 9; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=4,
+      why="Both ranks log normally into epoch 9, then rank 0 gets 'Connection reset by peer' and torchrun names rank 1 the root cause "
+          "with 'exitcode -24 ... Signal 24 (SIGXCPU) received by PID 7768': a bare fatal signal, nothing in the log says who set a "
+          "CPU-time limit or why."),
+ dict(case="a16", slug="torchrun_horovod_style_checkpoint_fsync_errno_28_thin_loop_fs",
+      how=f"case_a16: {TRN}, Horovod-style output; checkpoints (padded to ~5.6 MB) on an ext4 (no journal) made on a sparse 64 MiB "
+          "loop file that itself lives on a 10 MiB tmpfs (a thin-provisioned volume): the first save fits, the second overruns the "
+          "backing store and the loop device fails the writeback; meant to give EIO, the kernel passed ENOSPC up to fsync; out.log, "
+          "unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1,
+      why="After 'Saved checkpoint ..checkpoint-800.pth.tar' the next save dies in os.fsync with 'OSError: [Errno 28] No space left "
+          "on device' on rank 0 and rank 1 only sees 'Connection closed by peer': the checkpoint storage ran out of space."),
 ]

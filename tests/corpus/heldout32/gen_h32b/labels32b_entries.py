@@ -172,4 +172,27 @@ ENTRIES = [
       anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1,
       why="After 'Saved checkpoint ..checkpoint-800.pth.tar' the next save dies in os.fsync with 'OSError: [Errno 28] No space left "
           "on device' on rank 0 and rank 1 only sees 'Connection closed by peer': the checkpoint storage ran out of space."),
+ dict(case="a17", slug="torchrun_nanotron_style_rank1_exitcode_minus_5_sigtrap",
+      how=f"case_a17: {TRN}, Nanotron-style logging; rank 1 was sent SIGTRAP from outside (kill -TRAP) right after iteration 2000, "
+          "while rank 0 was saving the step-2000 checkpoint; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=1,
+      why="During 'Saving checkpoint at checkpoints/2000' rank 0 fails with 'Connection reset by peer' and torchrun names rank 1 the "
+          "root cause with 'exitcode -5 ... Signal 5 (SIGTRAP)': rank 1 died from a bare signal, with no message of its own."),
+ dict(case="a15", slug="torchrun_maxtext_style_c10d_debug_info_uv_loop_close_ebusy_completed",
+      how=f"case_a15: {TRN}, MaxText-style absl logging, TORCH_DISTRIBUTED_DEBUG=INFO + TORCH_CPP_LOG_LEVEL=INFO (c10d store/socket, "
+          "reducer and 'DDP Initialized with:' lines, store shutdown lines), FutureWarnings logged through absl, evaluation and "
+          "checkpoints; nothing injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=4,
+      why="4000 steps at 7-12 ms/step with falling loss, four 'Finished synchronous save' lines and 'Training completed: 4000 steps'; "
+          "the c10d chatter, FutureWarnings and the closing 'uv_loop_close failed with:-16 errn:EBUSY' are shutdown noise after a "
+          "clean finish."),
+ dict(case="a03", slug="torchrun_olmo_style_checkpoint_dir_immutable_permissionerror_errno_1",
+      how=f"case_a03: {TRN}, OLMo-style logging (tab-separated time/host:rank/logger:line/level, '[step=N/M]' metric blocks, "
+          "'Saving unsharded checkpoint...', uncaught exceptions logged by olmo.util as 'CRITICAL Uncaught ..'); the checkpoint "
+          "directory was made immutable (chattr +i) right after 'Checkpoint saved to ../step1000-unsharded'; out.log of the second "
+          "attempt (see Discarded), unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1,
+      why="At the step-2000 save rank 0 logs 'CRITICAL Uncaught PermissionError: [Errno 1] Operation not permitted: "
+          "'/work/lab32b/runs/a03/ckpt/step2000-unsharded'' from os.makedirs and rank 1 then fails with 'Connection closed by peer': "
+          "the checkpoint directory could no longer be written."),
 ]

@@ -193,6 +193,21 @@ ENTRIES = [
           "attempt (see Discarded), unedited",
       anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1,
       why="At the step-2000 save rank 0 logs 'CRITICAL Uncaught PermissionError: [Errno 1] Operation not permitted: "
-          "'/work/lab32b/runs/a03/ckpt/step2000-unsharded'' from os.makedirs and rank 1 then fails with 'Connection closed by peer': "
-          "the checkpoint directory could no longer be written."),
+          "'/work/lab32b/runs/a03/ckpt/step2000-unsharded'' from os.makedirs; torchrun then SIGTERMs rank 1 and names rank 0 "
+          "(exitcode 1) the root cause: the checkpoint directory could no longer be written."),
+ dict(case="b14", file="kept.log", slug="sbatch_n2_srun_olmo_style_silent_after_saving_unsharded_checkpoint",
+      how=f"case_b14: {SB}, OLMo-style logging (process-group timeout 1800 s); rank 0 takes an exclusive flock on <ckpt>/.lock around "
+          "each save; after the step-1000 save another process on the host took that lock and kept it, so rank 0 blocked in the "
+          "step-2000 save and rank 1 in the barrier after it; the job's output file was copied (kept.log) after 150 s without a new "
+          "byte, then the job was scancelled; unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1, silence_s=150,
+      why="The last line is 'Saving unsharded checkpoint...' at step 2000 (the step-1000 save had finished in well under a second) "
+          "and nothing follows for 150 s, no error and no exit: the job stopped making progress in a checkpoint save."),
+ dict(case="c02", slug="2host_torchrun_sockeye_style_host2_waits_40s_for_rendezvous_host_then_trains",
+      how=f"case_c02: {H2}, Sockeye-style logging; gpu-b32-02's torchrun was started 40 s before gpu-b32-01's (the rendezvous host), "
+          "so its agent waited for the store to come up (printing only c10d's 'hostname of the client socket cannot be retrieved. "
+          "err=-3' warning, as every agent here does); then a normal run; nothing else injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=3,
+      why="After the c10d socket warnings (40 s apart) training starts and runs 3000 updates at a steady 13-21k samples/s with three "
+          "saved checkpoints and 'Training finished': a late start of one host, no fault."),
 ]

@@ -210,4 +210,20 @@ ENTRIES = [
       anomaly="NONE", category=None, requeue=None, checkpoints=3,
       why="After the c10d socket warnings (40 s apart) training starts and runs 3000 updates at a steady 13-21k samples/s with three "
           "saved checkpoints and 'Training finished': a late start of one host, no fault."),
+ dict(case="a04b", slug="torchrun_nanotron_style_iteration_time_7ms_to_90ms_from_iteration_1600",
+      how=f"case_a04b: {TRN}, Nanotron-style logging ('iteration: N / 4000 | consumed_tokens: .. | elapsed_time_per_iteration_ms: .. | "
+          "tokens_per_sec: ..'); after iteration 1500 strace was attached to rank 1 with a 2 ms delay injected on the exit of every "
+          "read/write/sendmsg/recvmsg/sendto/recvfrom call of all its threads (strace -f -e inject=..:delay_exit=2000) and left "
+          "there to the end; out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=2,
+      why="elapsed_time_per_iteration_ms is 7-11 for iterations 100-1500 and 53-144 (mostly ~90) for every report from 1600 to 4000, "
+          "with tokens_per_sec falling accordingly, and the run still finishes: a sustained ~12x slowdown, the signature of a slow "
+          "rank, though the log does not name it."),
+ dict(case="c01", slug="2host_torchrun_olmo_style_tokens_per_second_300k_to_43k_from_step_1400",
+      how=f"case_c01: {H2}, OLMo-style logging; after step 1200 gpu-b32-02's veth egress was shaped with 'tc qdisc add dev l32bv2 root "
+          "tbf rate 100mbit burst 32kbit latency 400ms' until the end (every gradient allreduce crosses that link); out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=2,
+      why="throughput/device/tokens_per_second is 190k-380k for steps 100-1300 and 42-44k for every report from 1400 to 2600 while "
+          "the loss keeps falling and the run completes ('Training loop complete'): a sustained ~7x slowdown; the log does not say "
+          "which host or link is slow."),
 ]

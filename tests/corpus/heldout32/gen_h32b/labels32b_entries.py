@@ -226,4 +226,30 @@ ENTRIES = [
       why="throughput/device/tokens_per_second is 190k-380k for steps 100-1300 and 42-44k for every report from 1400 to 2600 while "
           "the loss keeps falling and the run completes ('Training loop complete'): a sustained ~7x slowdown; the log does not say "
           "which host or link is slow."),
+ dict(case="a13b", slug="torchrun_olmo_style_metrics_uploader_thread_exception_training_loop_complete",
+      how=f"case_a13b: {TRN}, OLMo-style logging, TORCH_CPP_LOG_LEVEL=INFO (reducer/store INFO lines); rank 0's metrics uploader "
+          "thread posts to 127.0.0.1:43692 where nothing listens (ConnectionRefusedError WARNINGs with backoff) and raises "
+          "ConnectionError in its thread once past step 1500 ('Exception in thread metrics-uploader:' traceback); training does not "
+          "depend on it; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=3,
+      why="Despite refused-connection WARNINGs and an 'Exception in thread metrics-uploader: ... ConnectionError: metrics sink .. "
+          "closed the stream (HTTP 502 Bad Gateway)' traceback, the [step=N] blocks continue at a steady rate, three checkpoints are "
+          "saved and 'Training loop complete' ends the run: only a side thread died."),
+ dict(case="c03", slug="2host_torchrun_paddlenlp_style_c10d_store_connection_reset_by_peer_rendezvousconnectionerror",
+      how=f"case_c03: {H2}, PaddleNLP-style logging; right after the step-1000 checkpoint gpu-b32-01 answered every TCP segment from "
+          "gpu-b32-02 to the rendezvous/store port 43683 with a reset (iptables REJECT --reject-with tcp-reset; gloo's own "
+          "connections untouched); gpu-b32-02's agent lost its store connection and stopped its worker; gpu-b32-01's worker then sat "
+          "in the step's allreduce (pg timeout 1800 s) and its agent was SIGTERMed by the case about 5 minutes later; out.log, unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True, checkpoints=1,
+      why="gpu-b32-02's agent logs 'recvValueWithTimeout failed ... Connection reset by peer', 'sendBytes failed ... Broken pipe' "
+          "and 'RendezvousConnectionError: The connection to the C10d store has failed', then SIGTERMs its worker: the store "
+          "connection between the hosts was reset, with no crash of a peer before it."),
+ dict(case="c04", slug="2host_torchrun_litgpt_style_timed_out_waiting_60000ms_for_recv_after_iter_1200",
+      how=f"case_c04: {H2}, litgpt-style output, --pg-timeout 60; after iter 1200 gpu-b32-02 dropped every packet from gpu-b32-01 of "
+          "1000 bytes or more (iptables -m length --length 1000:65535 -j DROP), so full-size TCP segments of the gradient exchange "
+          "never arrived while small ones (ACKs, the store's keep-alives) still did; out.log, unedited",
+      anomaly="HANG", category=None, requeue=True, checkpoints=1,
+      why="Progress stops after iter 1200 and a minute later rank 1 fails with gloo's 'Timed out waiting 60000ms for recv operation "
+          "to complete', after which rank 0 sees 'Connection closed by peer [10.232.7.12]' (a victim): a collective that timed out, "
+          "i.e. a hang, whose cause the log does not show."),
 ]

@@ -252,4 +252,23 @@ ENTRIES = [
       why="Progress stops after iter 1200 and a minute later rank 1 fails with gloo's 'Timed out waiting 60000ms for recv operation "
           "to complete', after which rank 0 sees 'Connection closed by peer [10.232.7.12]' (a victim): a collective that timed out, "
           "i.e. a hang, whose cause the log does not show."),
+ dict(case="c05", slug="2host_torchrun_horovod_style_client_socket_timed_out_connecting_gpu_b32_01_store_at_init",
+      how=f"case_c05: {H2}, Horovod-style output, --pg-timeout 60; before the start gpu-b32-01 answered every TCP segment from "
+          "gpu-b32-02 to any port except the rendezvous port 43685 with a reset (iptables REJECT --reject-with tcp-reset): the "
+          "rendezvous completed, but gpu-b32-02's worker could not reach the workers' store on gpu-b32-01 (port 37635, chosen by "
+          "the agent) during init_process_group; meant to break gloo's full mesh, it broke the store connection first; out.log, "
+          "unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True,
+      why="Before any training line gpu-b32-02 logs 'The client socket has timed out after 60000ms while trying to connect to "
+          "(gpu-b32-01, 37635)' / 'TCP client failed to connect/validate to host gpu-b32-01:37635', rank 0 then gives up with "
+          "'DistStoreError: wait timeout after 60000ms, keys: /default_pg/0//cpu//0/1' (waiting for rank 1) and host 2's agent ends "
+          "with RendezvousConnectionError: one host could not connect to the other at start-up."),
+ dict(case="a14b", slug="torchrun_paddlenlp_style_samples_per_second_12k_to_470_from_step_1300",
+      how=f"case_a14b: {TRN}, PaddleNLP-trainer-style logging; ranks pinned to CPU 0/1 (taskset) at step 300; after step 1200 rank 1 was "
+          "moved into a cgroup-v1 cpu group with cpu.shares=32 and a CPU-bound process pinned to CPU 1 ran in a group with "
+          "cpu.shares=1024 until the end (a noisy neighbour winning the CPU of one rank); out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=2,
+      why="interval_samples_per_second is 9.1k-12.9k for steps 100-1200 and 427-515 for every report from 1300 to 2400, yet the run "
+          "finishes ('Training completed.', train_samples_per_second 884): a sustained ~25x slowdown of a job that keeps going; the log "
+          "does not name the slow rank."),
 ]

@@ -271,4 +271,19 @@ ENTRIES = [
       why="interval_samples_per_second is 9.1k-12.9k for steps 100-1200 and 427-515 for every report from 1300 to 2400, yet the run "
           "finishes ('Training completed.', train_samples_per_second 884): a sustained ~25x slowdown of a job that keeps going; the log "
           "does not name the slow rank."),
+ dict(case="c06", slug="2host_torchrun_allennlp_style_futurewarnings_ten_epochs_archived",
+      how=f"case_c06: {H2}, AllenNLP-style logging, FutureWarnings (routed through py.warnings as WARNING lines), validation every "
+          "epoch of 300 batches and checkpoints every 600; nothing injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=5,
+      why="Ten epochs at 68-131 it/s with accuracy rising to 1.000, five 'Best validation performance so far. Copying weights' lines "
+          "and the closing 'archiving weights and vocabulary': the c10d socket and FutureWarning WARNINGs are noise."),
+ dict(case="c07", slug="2host_torchrun_client_socket_no_route_to_host_gpu_b32_01_rendezvous_timeout",
+      how=f"case_c07: {H2}, Nanotron-style trainer (never started), --rdzv-conf join_timeout=60; gpu-b32-02's hosts file carried a "
+          "stale address for gpu-b32-01 (10.232.7.21, which no host has), so its agent's connections to the rendezvous store got "
+          "EHOSTUNREACH (this torch build prints garbled peer addresses in those warnings); gpu-b32-01's agent waited for the "
+          "second node until join_timeout; out.log, unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True,
+      why="gpu-b32-02 keeps logging 'The client socket has failed to connect to ... (errno: 113 - No route to host)' / 'failed to "
+          "connect to any network address of (gpu-b32-01, 43687)' and ends with RendezvousConnectionError, while gpu-b32-01 ends "
+          "with RendezvousTimeoutError: the hosts could not reach each other, before any training."),
 ]

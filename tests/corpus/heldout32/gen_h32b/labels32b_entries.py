@@ -286,4 +286,11 @@ ENTRIES = [
       why="gpu-b32-02 keeps logging 'The client socket has failed to connect to ... (errno: 113 - No route to host)' / 'failed to "
           "connect to any network address of (gpu-b32-01, 43687)' and ends with RendezvousConnectionError, while gpu-b32-01 ends "
           "with RendezvousTimeoutError: the hosts could not reach each other, before any training."),
+ dict(case="b09c", slug="sbatch_n2_srun_nanogpt_style_iter_time_8ms_to_14ms_from_iter_1350",
+      how=f"case_b09c: sbatch -N2 -w lab32n1,lab32n2 + srun --label, nanoGPT-style output; task 0 bound to CPU 0 and task 1 to CPU 1 "
+          "(taskset) at iter 300; after iter 1200 task 1 (all threads) was re-bound to CPU 0, next to task 0, and reniced to 19 (a "
+          "mistaken cpuset/priority change on one node) until the end; the job's output file, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=3,
+      why="'iter N: .. time ..ms' is 7-9.5 ms for iterations 50-1300 and 12.3-16.2 ms for all 34 reports from 1350 to 3000 (mfu falls "
+          "with it) while the job completes: a sustained ~1.8x slowdown; the log does not say which task is slow."),
 ]

@@ -6,7 +6,7 @@ SB = "sbatch -N2 + srun --label"
 H2 = ("two network namespaces as hosts gpu-b32-01/gpu-b32-02 (veth 10.232.7.11/12, UTS names via unshare), "
       "torchrun --nnodes 2 --nproc-per-node 1 on each, both hosts' output appended to one file")
 ENTRIES = [
- dict(case="a01", slug="torchrun_nanogpt_style_metrics_sink_refused_retries_futurewarnings_healthy",
+ dict(case="a01", slug="torchrun_nanogpt_style_metrics_sink_refused_retries_futurewarnings_4000_iters",
       how=f"case_a01: {TRN}, nanoGPT-style output ('iter N: loss .., time ..ms, mfu ..%', 'step N: train loss .., val loss ..', "
           "'saving checkpoint to out'), FutureWarnings; rank 0's metrics uploader thread posts to 127.0.0.1:43690 where nothing "
           "listens (ConnectionRefusedError caught, retried with backoff, WARNING lines); nothing else injected; out.log, unedited",

@@ -653,10 +653,10 @@ _NAME_UNRESOLVED = re.compile(
     r"Temporary failure in name resolution|Name or service not known"
     r"|No address associated with hostname"
 )
-# gloo/c10d: the peer went away. Its own log has the cause.
 # c10d's socket when a read from the store's connection got nothing in time: "[c10d]
 # waitForInput: socket SocketImpl(fd=3, ...) timed out after 60000ms".
 _STORE_WAIT_TIMEOUT = re.compile(r"\bwaitForInput: socket .* timed out after \d+ ?ms")
+# gloo/c10d: the peer went away. Its own log has the cause.
 _PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
 # A transport error that says only that the other end closed: its process may have died (its
 # own line says why), or the link failed.

@@ -1240,6 +1240,15 @@ def test_a_throughput_an_epoch_reports_halved_for_minutes_is_a_straggler(tmp_pat
         assert report["anomaly"] == want, (slow, report["summary"])
 
 
+def _ends_as(
+    tmp_path: Path, t0: int, endings: dict[str, tuple[list[str], tuple[str, str, bool]]]
+) -> None:
+    """Each of `endings` (its lines, then the verdict check-log must give) after training."""
+    for name, (ending, want) in endings.items():
+        report = _after_training(tmp_path, name, ending, t0)
+        assert _verdict(report) == want, (name, report["summary"])
+
+
 def test_a_ray_workers_sigterm_save_after_a_steps_cancel_is_a_preemption(
     tmp_path: Path,
 ) -> None:
@@ -1264,9 +1273,7 @@ def test_a_ray_workers_sigterm_save_after_a_steps_cancel_is_a_preemption(
             ("CRASH", "APPLICATION", False),
         ),
     }
-    for name, (ending, want) in endings.items():
-        report = _after_training(tmp_path, name, ending, t0)
-        assert _verdict(report) == want, (name, report["summary"])
+    _ends_as(tmp_path, t0, endings)
 
 
 def test_hydras_error_line_alone_is_a_crash_whose_cause_the_log_does_not_show(
@@ -1291,9 +1298,7 @@ def test_hydras_error_line_alone_is_a_crash_whose_cause_the_log_does_not_show(
             ("CRASH", "UNKNOWN", True),
         ),
     }  # fmt: skip
-    for name, (ending, want) in endings.items():
-        report = _after_training(tmp_path, name, ending, t0)
-        assert _verdict(report) == want, (name, report["summary"])
+    _ends_as(tmp_path, t0, endings)
 
 
 def test_a_data_servers_own_failure_is_the_remote_stores_and_passes(tmp_path: Path) -> None:
@@ -1306,12 +1311,13 @@ def test_a_data_servers_own_failure_is_the_remote_stores_and_passes(tmp_path: Pa
         "https://huggingface.co/datasets/x/resolve/main/train-00017.parquet"
     )
     endings = {
-        "500": ("500 Server Error: Internal Server Error", ("CRASH", "STORAGE", True)),
-        "404": ("404 Client Error: Not Found", ("CRASH", "APPLICATION", False)),
+        "500": (
+            [error.format("500 Server Error: Internal Server Error")],
+            ("CRASH", "STORAGE", True),
+        ),
+        "404": ([error.format("404 Client Error: Not Found")], ("CRASH", "APPLICATION", False)),
     }
-    for name, (status, want) in endings.items():
-        report = _after_training(tmp_path, name, [error.format(status)], t0)
-        assert _verdict(report) == want, (name, report["summary"])
+    _ends_as(tmp_path, t0, endings)
 
 
 def test_a_program_that_had_died_before_the_time_limit_died_of_its_own_error(
@@ -1335,9 +1341,7 @@ def test_a_program_that_had_died_before_the_time_limit_died_of_its_own_error(
         "limit": ([limit], ("CRASH", "SCHEDULER", True)),
         "conda": ([conda, limit], ("CRASH", "SCHEDULER", True)),
     }
-    for name, (ending, want) in endings.items():
-        report = _after_training(tmp_path, name, ending, t0)
-        assert _verdict(report) == want, (name, report["summary"])
+    _ends_as(tmp_path, t0, endings)
 
 
 def _fastai_epochs(first: int, last: int, t0: int) -> list[str]:

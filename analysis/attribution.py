@@ -262,6 +262,11 @@ def attribute(
         # consequence of the cancel (a cancel signals; the memory cgroup counts its own kills):
         # the deaths before the cancel were those kills.
         signals = signals[: cut + 1] + [s for s in signals[cut + 1 :] if s.name == "host_oom"]
+        if signals[cut].outside_stop and any(_a_death(s) for s in signals[:cut]):
+            # A process had died of its own before the stop, and training never went past it
+            # (the engine forgets the signals training gets past): the stop ended a job that
+            # had failed already and sat on (its other ranks waiting, its script not done).
+            signals[cut] = replace(signals[cut], victim=True)
     ranked = sorted(range(len(signals)), key=lambda i: (_klass(signals[i]), i))
     root = signals[ranked[0]]
     klass = _klass(root)

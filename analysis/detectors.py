@@ -92,6 +92,16 @@ CSV_HEADER_RE = (
     r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?[A-Za-z_][\w/.-]*(?:,[ \t]?[A-Za-z_][\w/.-]*){2,}[ \t]*$)"
 )
 CSV_ROW_RE = r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?[-+]?\d[\w.+-]*(?:,[ \t]?[\w.+-]*){2,}[ \t]*$)"
+# The same in columns separated by spaces (fastai's "epoch train_loss valid_loss accuracy time"
+# table, then "4  0.062082  0.056417  0.977750  00:04" per epoch): the counting column first.
+TABLE_HEADER_RE = (
+    r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?(?i:epoch|step|iter|iteration)(?:[ \t]+[A-Za-z_][\w/%.@-]*){2,}"
+    r"[ \t]*$)"
+)
+TABLE_ROW_RE = (
+    r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?\d+(?:[ \t]+(?:[-+]?\d[\d.eE+-]*|\d+:\d\d(?::\d\d)?|#na#|nan"
+    r"|inf)){2,}[ \t]*$)"
+)
 
 
 _TOKENS = (
@@ -209,8 +219,8 @@ _TOKENS = (
     "tokens/s",
     "_per_s",  # a Python dict's or JSON's "samples_per_second", "tokens_per_sec"
     "utts/s",  # MLPerf RNN-T's DLLogger: "epoch    3 | avg train utts/s  9692 | took 28.68 s"
-    "eration took",  # a step's time in words: "Iteration took 32.709 s."
-    "tep took",
+    " took ",  # a step's time in words: "Iteration took 32.709 s.", "batch 12 took 0.41 s"
+    "train_time=",  # ESPnet's trainer: "1epoch:train:101-200batch: ..., train_time=0.021"
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
     "{'loss': ",  # the Hugging Face Trainer's log record (`_TRAINER_RECORD`)
@@ -247,6 +257,7 @@ TOKEN_SEARCH = re2.compile(
         "|".join(map(re.escape, _TOKENS))
         + "|" + _STEP_REPORT_RE + "|" + _EPOCH_BATCH_RE
         + "|" + HEADER_RE + "|" + CSV_HEADER_RE + "|" + CSV_ROW_RE
+        + "|" + TABLE_HEADER_RE + "|" + TABLE_ROW_RE
     ).encode()
 )  # fmt: skip
 
@@ -327,6 +338,12 @@ _TIMM_TRAIN = re.compile(r"\bTrain: (?P<epoch>\d+) \[\s*(?P<n>\d+)/(?P<total>\d+
 # batches it counts from 0 again: "Epoch 2:  50%|#####     | 50/100 [00:08<00:08,  5.83it/s]".
 _BAR = re.compile(r"\|\s*\d+/\d+ \[")
 _EPOCH_BAR = re.compile(r"\bEpoch (?P<epoch>\d+):[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \[")
+# Ultralytics YOLO's (v5, v8) bar under its "Epoch GPU_mem box_loss ..." header: the epoch of
+# epochs first, then the GPU memory: "      3/12      2.61G     0.1549  ...: 44%|████▌     |
+# 136/312 [00:01<00:01, 135.58it/s]".
+_YOLO_BAR = re.compile(
+    r"\s*(?P<epoch>\d+)/\d+\s+[\d.]+[KMG]?\s[^|\r]*\|[^|\r]*\|\s*(?P<n>\d+)/(?P<total>\d+) \["
+)
 # An epoch's batch in the other common forms: "Train epoch: 0, batch: 750/34799", "Epoch: 0 |
 # Batch: 50/8659", the MetricLogger's "Epoch: [1]  [1480/1504]" and "Epoch: [0/100]  [ 10/1562]",
 # "Epoch[140](0/5)", "Epoch 0/7 itr 78/3489", fairseq's "| epoch 009:   1000 / 2737": counted on
@@ -403,8 +420,8 @@ def parse_progress(text: str) -> Progress | None:
     if iteration is None:
         m = _STEP.search(last)
         iteration = (m["n"] or m["bar"]) if m is not None else None
-        if m is not None and m["bar"] and "Epoch " in last:
-            e = _EPOCH_BAR.search(last)
+        if m is not None and m["bar"]:
+            e = _EPOCH_BAR.search(last) if "Epoch " in last else _YOLO_BAR.match(last)
             if e is not None:  # batches counted on across epochs, so that the count only grows
                 iteration = _across_epochs(e)
     if iteration is None and "(train)" in text:
@@ -481,6 +498,10 @@ def _float(text: str) -> float | None:
 # (the header's and the rows' line patterns are with the prefilter's, above)
 _CSV_HEADER = re.compile(r"[A-Za-z_][\w/.-]*(?:,[ \t]?[A-Za-z_][\w/.-]*){2,}")
 _CSV_VALUE = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)", re.IGNORECASE)
+_TABLE_HEADER = re.compile(
+    r"[ \t]*(?i:epoch|step|iter|iteration)(?:[ \t]+[A-Za-z_][\w/%.@-]*){2,}[ \t]*"
+)
+_CLOCK = re.compile(r"\d+:\d\d(?::\d\d)?")
 # The columns that count steps, as the progress grammar reads them.
 _CSV_STEP_COLUMNS = frozenset({"step", "steps", "global_step", "iter", "iteration", "iterations"})
 
@@ -497,16 +518,30 @@ def csv_header(text: str) -> tuple[str, ...] | None:
     return tuple("step" if c.lower() in _CSV_STEP_COLUMNS else c for c in columns)
 
 
+def table_header(text: str) -> tuple[str, ...] | None:
+    """The columns of a metrics table's header in columns (`text` without its prefix), read as
+    a CSV header's; an epoch column counts when no column counts steps (fastai's)."""
+    if _TABLE_HEADER.fullmatch(text) is None:
+        return None
+    columns = tuple(text.split())
+    if not _CSV_STEP_COLUMNS.intersection(c.lower() for c in columns):
+        columns = tuple("step" if c.lower() == "epoch" else c for c in columns)
+    return tuple("step" if c.lower() in _CSV_STEP_COLUMNS else c for c in columns)
+
+
 def csv_progress(text: str, columns: Sequence[str]) -> Progress | None:
-    """The progress report in a CSV row under `columns` (its header), or None: the row is read
-    as the `name=value` record it is."""
-    values = text.strip().split(",")
+    """The progress report in a CSV row (or a table's row in columns) under `columns` (its
+    header), or None: the row is read as the `name=value` record it is. A clock ("00:04", the
+    time an epoch took) is no rate of its own: skipped."""
+    values = text.strip().split(",") if "," in text else text.split()
     if len(values) != len(columns):
         return None
     fields = []
     for name, value in zip(columns, values, strict=True):
         value = value.strip()
         if value and _CSV_VALUE.fullmatch(value) is None:
+            if _CLOCK.fullmatch(value) is not None or value == "#na#":
+                continue
             return None
         if value:
             fields.append(f"{name}={value}")

@@ -80,6 +80,7 @@ from analysis.detectors import (
     next_candidate,
     parse_progress,
     phase_marker,
+    table_header,
 )
 from analysis.finish import FinishWatch, is_launch
 from analysis.layout import block_layout
@@ -858,21 +859,30 @@ class LogEngine:
         if events:
             for event in events:
                 self._on_checkpoint(event, at)
-            # Megatron's "Saving a checkpoint and exiting now. ...", and a save that failed
-            # ("Error writing (tmp) checkpoint file: ...: Resource exhausted: ...").
-            if "xiting now" in line or "rror" in line or "ailed" in line or "xception" in line:
+            # Megatron's "Saving a checkpoint and exiting now. ...", a save that failed ("Error
+            # writing (tmp) checkpoint file: ...: Resource exhausted: ..."), and a save a stop
+            # from outside made ("Received SIGTERM: saving checkpoint before shutdown", "saved;
+            # exiting for preemption").
+            if (
+                "xiting" in line
+                or "rror" in line
+                or "ailed" in line
+                or "xception" in line
+                or "SIG" in line
+            ):
                 return detect_crash(line, self._names)
             return None
         if self._open_save is not None and self._open_save[2] and TRAINING_DONE.search(line):
             self._close_save(at)  # training ended normally after the save: it went through
             return None
-        if "," in line:  # a metrics logger's CSV: its header, then rows of numbers
+        if "," in line or self._csv is not None:
+            # a metrics logger's CSV (or table in columns): its header, then rows of numbers
             text = split_prefix(line)[2]
             if self._csv is not None:
                 row = csv_progress(text, self._csv)
                 if row is not None:
                     return self._on_progress(row, line, at)
-            columns = csv_header(text)
+            columns = csv_header(text) if "," in line else None
             if columns is not None:
                 self._csv = columns
                 return None
@@ -921,6 +931,11 @@ class LogEngine:
                     f"NVRx: a rank missed its {which} heartbeat (waited {waited:.0f}s)", line,
                     True, (), None, True, victim=True, hang=True,
                 )  # fmt: skip
+        if "," not in line:
+            columns = table_header(split_prefix(line)[2])
+            if columns is not None:
+                self._csv = columns
+                return None
         return detect_crash(line, self._names)
 
     def _on_redraws(self, whole: Progress, line: str, at: float) -> Signal | None:

@@ -85,7 +85,7 @@ def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
             raw = raw[host.end() :]
     # Most lines start with neither a digit, a space nor "[": skip the regex for them.
     if not raw or (raw[0] not in _PREFIX_START):
-        return None, None, raw
+        return _after_actor(None, None, raw) if raw[:1] == "(" else (None, None, raw)
     if raw[0] == "[" and "]<std" in raw[:24]:  # rare: horovodrun's and mpirun's tags
         t = _TAGGED.match(raw)
         if t is not None:
@@ -97,10 +97,24 @@ def split_prefix(raw: str) -> tuple[int | None, int | None, str]:
     label = int(m[1]) if m[1] is not None else None
     inner = m[3] if m[3] is not None else m[2]
     rank = int(inner) if inner is not None else label
-    return rank, label, raw[m.end() :]
+    text = raw[m.end() :]
+    return _after_actor(rank, label, text) if text[:1] == "(" else (rank, label, text)
 
 
 _PREFIX_START = frozenset(" 0123456789[")
+# Ray prints each actor's and task's output behind its name and process ("(RayTrainWorker
+# pid=688, ip=10.0.0.3) ", "(pid=4121) "), after srun's label if any; PyTorch's "[rank1]: "
+# may follow it.
+_ACTOR = re.compile(r"\((?:[A-Za-z_]\w* )?pid=\d+(?:, ip=[\w.:-]+)?\) (?:\[rank(\d{1,7})\]: ?)?")
+
+
+def _after_actor(
+    rank: int | None, label: int | None, text: str
+) -> tuple[int | None, int | None, str]:
+    m = _ACTOR.match(text)
+    if m is None:
+        return rank, label, text
+    return (int(m[1]) if m[1] is not None else rank), label, text[m.end() :]
 
 
 # What may stand before a line's own timestamp: launcher and logger tags in brackets, levels,

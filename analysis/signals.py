@@ -653,6 +653,9 @@ _NAME_UNRESOLVED = re.compile(
     r"Temporary failure in name resolution|Name or service not known"
     r"|No address associated with hostname"
 )
+# c10d's socket when a read from the store's connection got nothing in time: "[c10d]
+# waitForInput: socket SocketImpl(fd=3, ...) timed out after 60000ms".
+_STORE_WAIT_TIMEOUT = re.compile(r"\bwaitForInput: socket .* timed out after \d+ ?ms")
 # gloo/c10d: the peer went away. Its own log has the cause.
 _PEER_GONE = re.compile(r"Connection closed by peer|peer closed the connection|EOF from peer")
 # A transport error that says only that the other end closed: its process may have died (its
@@ -669,6 +672,12 @@ def _distributed(text: str, line: str, rank: int | None, names: NodeNames) -> Si
         return Signal("collective_timeout", UNKNOWN, f"collective never completed: {m.group(0)}",
                       line, True, names.find(text), rank, True, victim=True,
                       hang=True)  # fmt: skip
+    if "waitForInput" in text and _STORE_WAIT_TIMEOUT.search(text) is not None:
+        # The launcher's agents keep a connection to the rendezvous store for as long as the job
+        # runs; one that got no answer for a minute lost its path to the store's host (or that
+        # host froze): a warning, which a silence or a hang that follows is blamed on.
+        return Signal("store_timeout", NETWORK, f"c10d: {text.strip()[:150]}", line, False,
+                      names.find(text), rank, True, fatal=False)  # fmt: skip
     prefix = _NCCL_HOST.search(text)
     host = prefix["host"] if prefix is not None else None
     nodes = _nodes_for(text, names, host)
@@ -1277,7 +1286,25 @@ def _detect(text: str, line: str, rank: int | None, names: NodeNames) -> Signal 
         m = _CHAINER_LOOP.match(text)
         if m is not None:
             return exception_signal("Exception", m["msg"], line, rank, names)
+    if "Uncaught " in text:
+        m = _UNCAUGHT.search(text)
+        if m is not None:
+            return exception_signal(m["type"], m["msg"], line, rank, names)
+    if "Error executing job" in text and _HYDRA_FAILED.search(text) is not None:
+        return Signal("job_raised", UNKNOWN, "Hydra: the job's function raised an exception",
+                      line, False, names.find(text), rank, True, victim=True)  # fmt: skip
     return bare_exception(text, line, rank, names)
+
+
+# A logger's report of the exception that ended the program, from an excepthook (OLMo's
+# "CRITICAL [olmo.util:158, rank=0] Uncaught OLMoThreadError: ..."), behind its prefix.
+_UNCAUGHT = re.compile(
+    r"\bUncaught (?:exception:? )?(?P<type>(?:[A-Za-z_]\w*\.)*[A-Z]\w*(?:Error|Exception)): "
+    r"(?P<msg>.*)$"
+)
+# Hydra's line when the job's function raised: the exception's own report, when printed,
+# follows it (HYDRA_FULL_ERROR decides how much) and says why; alone, the log does not.
+_HYDRA_FAILED = re.compile(r"\bError executing job with overrides: ")
 
 
 # A FATAL line of glog or TensorFlow's logger ("F1123 20:48:03.076 77 file.cc:86] Check failed:
@@ -1398,17 +1425,26 @@ _NETWORK_MESSAGE = re.compile(
     r"|Broken pipe|Network is unreachable|No route to host|Name or service not known"
     r"|Temporary failure in name resolution"
 )
-# An exception that reports another process died (a Ray actor or worker, a peer process): the
-# raiser is a victim; the dead process's own log has the cause.
+# An exception that reports another process or thread died (a Ray actor or worker, a peer
+# process, a data-loading thread): the raiser is a victim; the dead one's own report has the
+# cause.
 _PEER_DIED = re.compile(
     r"(?:actor|worker|process) died unexpectedly|(?:ActorDied|RayActor|WorkerCrashed"
     r"|ActorUnavailable|OwnerDied|RaySystem)Error|A worker died or was killed while executing"
+    # a thread the raiser ran work in (a data loader's) ended with an error of its own
+    r"|\bthread\b[^:]* failed$"
+    # the DataLoader's summary of its workers that died ("DataLoader worker (pid(s) 14694)
+    # exited unexpectedly"): how they died, if the log has it, is on another line
+    r"|\bworker \(pid\(s\) [\d, ]+\) exited unexpectedly$"
 )
 # An OS resource a process could not get for the moment (EAGAIN: threads, processes, locked
 # memory): the host's state at that time, not the code; a requeue may well go through.
 _TRANSIENT_OS = re.compile(r"Resource temporarily unavailable|\[Errno 11\]")
 # The host's memory, as the C library reports it (ENOMEM).
 _HOST_MEMORY = re.compile(r"Cannot allocate memory|\[Errno 12\]")
+# Python's words when the OS refused it a thread: the host's limit on processes and threads (a
+# pids cgroup, `ulimit -u`) was reached, by this job or another; nothing in the code is wrong.
+_NO_THREAD = "can't start new thread"
 _NETWORKISH = frozenset(
     {"DistNetworkError", "DistStoreError", "ConnectionError", "ConnectionResetError",
      "ConnectionRefusedError", "ConnectionAbortedError", "BrokenPipeError", "TimeoutError",
@@ -1423,6 +1459,8 @@ def exception_signal(
     short = exc_type.rsplit(".", 1)[-1]
     if short in _NOT_A_CRASH or short.endswith("Warning"):
         return None
+    if short == "CommandNotFoundError" and "to use 'conda" in message:
+        return None  # conda's own (a CondaError): the job script's `conda activate`, as above
     names = names or _NO_NAMES
     nodes = names.find(line)
     if short == "ChildFailedError":  # torchrun's report that a worker failed: see the worker's
@@ -1442,11 +1480,20 @@ def exception_signal(
     if _HOST_MEMORY.search(message):
         return Signal("host_memory", NODE, summary, line, False, nodes, rank, True,
                       detail=exc_type)  # fmt: skip
+    if message.startswith(_NO_THREAD):
+        return Signal("host_threads", NODE, summary, line, False, nodes, rank, True,
+                      detail=exc_type)  # fmt: skip
     if short in _NETWORKISH or _NETWORK_MESSAGE.search(message):
         found = Signal("python_exception", NETWORK, summary, line, False, nodes, rank, True,
                        detail=exc_type,
                        peer_lost=_PEER_LOSS.search(message) is not None)  # fmt: skip
         return _outside_service(found) if _HTTP_EXCEPTION.match(exc_type) else found
+    if _SERVER_FAILED.search(message):
+        # A server that answered with its own failure was reached and failed to serve the data
+        # (a dataset streamed from a hub, an object store): the remote store's fault, and
+        # transient; a requeue reads it again.
+        return Signal("outside_store_failed", STORAGE, summary, line, False, nodes, rank, True,
+                      detail=exc_type)  # fmt: skip
     if short in ("MemoryError",):
         return Signal("python_exception", NODE, summary, line, False, nodes, rank, True,
                       detail=exc_type)  # fmt: skip
@@ -1494,6 +1541,10 @@ def _outside_service(found: Signal) -> Signal:
                    victim=False)  # fmt: skip
 
 
+# An HTTP server's own failure: a 5xx status, as requests and the Hugging Face hub word it.
+_SERVER_FAILED = re.compile(
+    r"\b5\d\d Server Error\b|\b50[234] (?:Service Unavailable|Bad Gateway|Gateway Time-?out)\b"
+)
 # An HTTP transfer that broke off after it had connected (requests', urllib3's, http.client's and
 # httpx's words for it).
 _MID_STREAM = re.compile(

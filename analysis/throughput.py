@@ -256,6 +256,9 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
         r"\b(?:[Ii]teration|[Ss]tep|[Bb]atch)\s+(?:\d+\s+)?took\s+([\d.]+)\s*s\b"), 1.0),
     # MMCV's, MMEngine's and detectron2's seconds per iteration: "time: 0.0350  data_time: ..."
     ("step_time", ("data_time",), re.compile(_MM_TIME), 1.0),
+    # ESPnet's trainer, averaged over its report's batches: "1epoch:train:101-200batch:
+    # iter_time=5.7e-03, forward_time=0.001, ..., train_time=0.021" (seconds per batch)
+    ("step_time", ("train_time=",), re.compile(r"\btrain_time=([\d.]+(?:e-?\d+)?)"), 1.0),
 )  # fmt: skip
 
 

@@ -156,10 +156,11 @@ class CheckReport:
     def anomaly(self) -> Detected | None:
         """The finding ajr's watcher would have acted on: the first, unless it is a straggler
         (slow is not dead: ajr waits for its next checkpoint save) and the attempt crashed or
-        hung within the wait. (The live wait also ends at the straggler's next save, counted
-        from the watcher's read that found it, which takes in every line written by then;
-        check-log does not model reads, so a save between the two does not end the wait here:
-        tests/unit/test_watcher_agrees.py checks that the two still agree on every corpus log.)"""
+        hung within the wait. (The live wait ends at the straggler's next save, counted from
+        the watcher's read that found it, which takes in every line written by then; check-log
+        does not model reads: a save written a read's interval or more after the straggler's
+        line ends the wait here. tests/unit/test_watcher_agrees.py checks that the two agree on
+        every corpus log.)"""
         findings = self.last_attempt
         if not findings:
             return None
@@ -170,9 +171,22 @@ class CheckReport:
             waited = None if first.at is None or later.at is None else later.at - first.at
             if waited is not None and waited >= self.straggler_wait_s:
                 break  # requeued when the wait ran out
+            if any(self._ends_wait(first, save, later) for save in self.checkpoint_saves):
+                break  # requeued once the next save was written
             if later.kind != Observed.STRAGGLER.value:
                 return later
         return first
+
+    @staticmethod
+    def _ends_wait(straggler: Detected, save: Checkpoint, later: Detected) -> bool:
+        """`save` came between the straggler and `later`, in a read after the one that found
+        the straggler."""
+        return (
+            straggler.line < save.line < later.line
+            and straggler.at is not None
+            and save.at is not None
+            and save.at - straggler.at >= _READ_EVERY_S
+        )
 
     @property
     def exit_code(self) -> int:
@@ -452,7 +466,13 @@ _RUN = 2048
 _MIN_RUN = 128
 _SAMPLE = 64
 _TOO_LONG = "too long"
+# How often the watcher reads a job's log by default (`log_poll_interval`): lines written this
+# long after one it read were read later.
+_READ_EVERY_S = 0.5
 _MAX_HELD = 20_000  # lines held while a new attempt is not yet proven (see `_Replay._feed`)
+# Progress reports after a "DUE TO JOB REQUEUE" cancel that prove the requeued job is running:
+# more than the one a dying process might print in its grace time.
+_RESUMED = 2
 
 
 class _Replay:
@@ -472,10 +492,12 @@ class _Replay:
         self.avg = 64  # the last skimmed run's bytes per line: where to look for a run's end
         # Another attempt in the same file (analysis/attempts.py): Slurm's cancel was seen
         # (`cancelled`), the next line of the job's own begins what may be the next attempt
-        # (`next_start`); the lines fed from there are held until a checkpoint load proves it,
-        # then read again by a fresh engine.
+        # (`next_start`); the lines fed from there are held until a checkpoint load proves it
+        # (or, after a cancel that says the job was requeued, training's progress reports:
+        # `requeued`), then read again by a fresh engine.
         self.settings, self.nodes = settings, nodes
-        self.cancelled = False
+        self.cancelled = self.requeued = False
+        self.progress_at_start = 0  # the engine's progress reports before `next_start`
         self.next_start: int | None = None
         self.held: list[tuple[str, float, int]] = []
         self.tflops_at_start = 0  # TFLOP reports before `next_start`
@@ -687,14 +709,18 @@ class _Replay:
         saves, loads, begun = engine.checkpoints, len(engine.loads), engine.loads_begun
         found = engine.feed(raw, at, matters=matters)
         if self.next_start is not None and (
-            len(engine.loads) > loads or engine.loads_begun > begun
+            len(engine.loads) > loads
+            or engine.loads_begun > begun
+            or (self.requeued and engine.progress_reports >= self.progress_at_start + _RESUMED)
         ):
             # A load begun is proof enough (Lightning's "Restoring states from the checkpoint
-            # path at" with no line when it is done): a dying process does not start one.
+            # path at" with no line when it is done): a dying process does not start one. So is
+            # training going on after Slurm said it requeued the job: the requeued job's.
             self._next_attempt()
             return
         if not self.cancelled and slurm_cancelled(raw):
             self.cancelled = True
+            self.requeued = "DUE TO JOB REQUEUE" in raw
         if engine.checkpoints > saves and engine.saves:
             step, when = engine.saves[-1]
             self.report.checkpoint_saves.append(Checkpoint(step, when or None, number))
@@ -718,6 +744,7 @@ class _Replay:
             if slurm_own(split_prefix(raw)[2]) or slurm_cancelled(raw) or not raw.strip():
                 return
             self.next_start, self.tflops_at_start = number, len(self.report.tflops)
+            self.progress_at_start = self.engine.progress_reports
         if len(self.held) < _MAX_HELD:
             self.held.append((raw, at, number))
         else:

@@ -1238,3 +1238,180 @@ def test_a_throughput_an_epoch_reports_halved_for_minutes_is_a_straggler(tmp_pat
         rates = [9620.0] * 27 + [4760.0] * slow + [9620.0] * 10
         report = check_log(write(tmp_path, epochs(rates))).to_json()
         assert report["anomaly"] == want, (slow, report["summary"])
+
+
+def _ends_as(
+    tmp_path: Path, t0: int, endings: dict[str, tuple[list[str], tuple[str, str, bool]]]
+) -> None:
+    """Each of `endings` (its lines, then the verdict check-log must give) after training."""
+    for name, (ending, want) in endings.items():
+        report = _after_training(tmp_path, name, ending, t0)
+        assert _verdict(report) == want, (name, report["summary"])
+
+
+def test_a_ray_workers_sigterm_save_after_a_steps_cancel_is_a_preemption(
+    tmp_path: Path,
+) -> None:
+    """Ray's actor tag before each line ("(RayTrainWorker pid=688, ip=...) ") hides nothing: the
+    workers' handler says the step's reasonless cancel was a stop from outside ("Received
+    SIGTERM ...: saving checkpoint before shutdown", "... saved; exiting for preemption"),
+    though those lines are checkpoint saves too: the scheduler's. Their own exception is
+    read behind the tag as well."""
+    t0 = calendar.timegm((2026, 11, 25, 11, 30, 0))
+    tag = "(RayTrainWorker pid=688, ip=127.0.0.1) "
+    endings = {
+        "preempted": (
+            [
+                "0: slurmstepd-n3: error: *** STEP 8.0 ON n3 CANCELLED AT 2026-11-25T11:34:55 ***",
+                f"0: {tag}Received SIGTERM on rank 0: saving checkpoint before shutdown",
+                f"0: {tag}Checkpoint for step 2568 saved; exiting for preemption",
+            ],
+            ("CRASH", "SCHEDULER", True),
+        ),
+        "bug": (
+            [f"0: {tag}[rank0]: KeyError: 'labels'"],
+            ("CRASH", "APPLICATION", False),
+        ),
+    }
+    _ends_as(tmp_path, t0, endings)
+
+
+def test_hydras_error_line_alone_is_a_crash_whose_cause_the_log_does_not_show(
+    tmp_path: Path,
+) -> None:
+    """Hydra's "Error executing job with overrides: [...]" says the job's function raised; the
+    exception's own report, when it follows, says why (a KeyError: the program's). Alone, the
+    job died of a cause the log does not show. So does an excepthook's logged "Uncaught
+    OLMoThreadError: generator thread data thread 3 failed": a thread failed, not saying why."""
+    t0 = calendar.timegm((2026, 11, 25, 5, 0, 0))
+    hydra = "[2025-10-31 05:07:11,062][__main__][ERROR] - Error executing job with overrides: []"
+    endings = {
+        "alone": ([hydra], ("CRASH", "UNKNOWN", True)),
+        "explained": (
+            [hydra, "Traceback (most recent call last):", '  File "train.py", line 9, in main',
+             "KeyError: 'labels'"],
+            ("CRASH", "APPLICATION", False),
+        ),
+        "uncaught": (
+            ["[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=0] Uncaught OLMoThreadError:"
+             " generator thread data thread 3 failed"],
+            ("CRASH", "UNKNOWN", True),
+        ),
+    }  # fmt: skip
+    _ends_as(tmp_path, t0, endings)
+
+
+def test_a_data_servers_own_failure_is_the_remote_stores_and_passes(tmp_path: Path) -> None:
+    """A dataset streamed from a hub: the server answered "500 Server Error" (it was reached
+    and failed to serve the shard): the remote store's fault, transient; a requeue reads it
+    again. A 404 is the job's own request, wrong every time."""
+    t0 = calendar.timegm((2026, 11, 25, 6, 0, 0))
+    error = (
+        "huggingface_hub.utils._errors.HfHubHTTPError: {} for url: "
+        "https://huggingface.co/datasets/x/resolve/main/train-00017.parquet"
+    )
+    endings = {
+        "500": (
+            [error.format("500 Server Error: Internal Server Error")],
+            ("CRASH", "STORAGE", True),
+        ),
+        "404": ([error.format("404 Client Error: Not Found")], ("CRASH", "APPLICATION", False)),
+    }
+    _ends_as(tmp_path, t0, endings)
+
+
+def test_a_program_that_had_died_before_the_time_limit_died_of_its_own_error(
+    tmp_path: Path,
+) -> None:
+    """A traceback that ended the program, then nothing until Slurm's time limit (the job sat
+    on: other ranks waiting, the script not done): the program's error is the cause, and a
+    requeue fails the same way. The limit alone is the scheduler's; conda's complaint about
+    the job script's `conda activate` is no death of the program."""
+    t0 = calendar.timegm((2026, 11, 25, 7, 0, 0))
+    limit = (
+        "slurmstepd: error: *** JOB 7 ON n1 CANCELLED AT 2026-11-25T07:00:40 DUE TO TIME LIMIT ***"
+    )
+    trace = ["Traceback (most recent call last):", '  File "train.py", line 29, in main',
+             "AttributeError: ckpt_dir"]  # fmt: skip
+    conda = (
+        "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'."
+    )
+    endings = {
+        "died": ([*trace, limit], ("CRASH", "APPLICATION", False)),
+        "limit": ([limit], ("CRASH", "SCHEDULER", True)),
+        "conda": ([conda, limit], ("CRASH", "SCHEDULER", True)),
+    }
+    _ends_as(tmp_path, t0, endings)
+
+
+def _fastai_epochs(first: int, last: int, t0: int) -> list[str]:
+    """fastai's table: its header, then a row per epoch (10 s apart from `t0`)."""
+    rows = [
+        f"0: {n:<9d} {0.3 / (n + 1):.6f}    {0.2 / (n + 1):.6f}    0.950000  1.000000"
+        f"        00:{10:02d}     "
+        for n in range(first, last + 1)
+    ]
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t0))
+    header = "0: epoch     train_loss  valid_loss  accuracy  top_k_accuracy  time    "
+    return [f"[{stamp}] job 12 on n[1-2]", header, *rows]
+
+
+def test_training_on_after_slurm_requeued_the_job_is_the_next_attempt(tmp_path: Path) -> None:
+    """The job requeued itself from a SIGUSR1 handler (Slurm's "DUE TO JOB REQUEUE"), its
+    output appended to the same file: fastai's table starts again and its epochs go on with no
+    checkpoint load printed; the requeued job trained to its end, healthy. With nothing after
+    the cancel, the attempt ended there: the scheduler's."""
+    t0 = calendar.timegm((2026, 11, 25, 11, 36, 0))
+    requeued = [
+        "0: [rank 0] SIGUSR1 received: will save model and requeue",
+        "0: checkpoint for step 2716 written; requeued job 12 (scontrol rc=0)",
+        "slurmstepd-n1: error: *** JOB 12 ON n1 CANCELLED AT 2026-11-25T11:37:37 DUE TO JOB"
+        " REQUEUE ***",
+        "srun: Job step aborted: Waiting up to 17 seconds for job step to finish.",
+    ]
+    first = _fastai_epochs(0, 3, t0)
+    again = _fastai_epochs(4, 9, t0 + 240)
+    for name, lines, want in (
+        ("resumed", [*first, *requeued, *again, "[2026-11-25T11:44:19Z] srun exited 0"], "NONE"),
+        ("ended", [*first, *requeued], "CRASH"),
+    ):
+        (tmp_path / name).mkdir()
+        report = check_log(write(tmp_path / name, lines)).to_json()
+        assert report["anomaly"] == want, (name, report["summary"])
+
+
+def test_a_straggler_the_watch_waited_on_until_its_next_save_stands(tmp_path: Path) -> None:
+    """Throughput halved: a straggler, which ajr waits on until the job's next checkpoint save.
+    The save came, so the job was requeued then: a later end (a time limit) is not what ajr
+    acted on. Without the save, the end within the wait is."""
+    t0 = calendar.timegm((2026, 11, 25, 8, 0, 0))
+    slow = _json_steps(1000, 2500, 5, t0 + 45, 2400.0)
+    save = (
+        f"0: [{time.strftime('%Y-%m-%d %H:%M:%S', time.gmtime(t0 + 130))}] successfully saved"
+        " checkpoint at iteration 2500 to /ckpt"
+    )
+    limit = (
+        "slurmstepd: error: *** JOB 9 ON n1 CANCELLED AT 2026-11-25T08:02:30 DUE TO TIME LIMIT ***"
+    )
+    for name, ending, want in (
+        ("saved", [save, limit], "STRAGGLER"),
+        ("unsaved", [limit], "CRASH"),
+    ):
+        report = _after_training(tmp_path, name, [*slow, *ending], t0)
+        assert report["anomaly"] == want, (name, report["summary"])
+
+
+def test_a_silence_after_the_store_connection_timed_out_is_the_networks(tmp_path: Path) -> None:
+    """Training stops; a minute later the launcher's connection to the rendezvous store gets
+    no answer ("waitForInput ... timed out after 60000ms"), then nothing: the job hangs on its
+    network (the path between the hosts). A silence alone: cause unknown."""
+    t0 = calendar.timegm((2026, 11, 25, 11, 57, 0))
+    wait = (
+        "[W1125 11:58:33.322571721 socket.cpp:494] [c10d] waitForInput: socket SocketImpl(fd=3,"
+        " addr=[::1]:37365, remote=[::1]:64155) timed out after 60000ms"
+    )
+    for name, ending, want in (("timed out", [wait], "NETWORK"), ("silent", [], "UNKNOWN")):
+        (tmp_path / name).mkdir()
+        lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
+        report = check_log(write(tmp_path / name, lines), silent_for=600).to_json()
+        assert (report["anomaly"], report["attribution"]) == ("HANG", want), report["summary"]

@@ -17,6 +17,7 @@ from analysis.detectors import (
     detect_crash,
     may_matter,
     parse_progress,
+    table_header,
 )
 from models.checkpoints import DEFAULT_CHECKPOINT_PATTERNS
 
@@ -37,6 +38,17 @@ CRASHES: list[tuple[str, str, str, bool, tuple[str, ...], bool, bool, bool, bool
     # round 24: a DataLoader worker a native fault ended (tcmalloc's invalid free, then abort())
     ("RuntimeError: DataLoader worker (pid 2256) is killed by signal: Aborted. ", "aborted", "UNKNOWN", False, (), True, False, False, False),
     ("*** SIGSEGV (@0x0) received by PID 1234 (TID 0x7f12) from PID 0; stack trace: ***", "segfault", "UNKNOWN", True, (), True, False, False, False),
+    # round 32: the host refused a thread (a pids cgroup's limit, `ulimit -u`)
+    ("[rank0]: RuntimeError: can't start new thread", "host_threads", "NODE", False, (), True, False, False, False),
+    # ... a job's function raised, as Hydra says (its exception, if any, follows and wins)
+    ("[2025-10-31 05:07:11,062][__main__][ERROR] - Error executing job with overrides: ['model=x']", "job_raised", "UNKNOWN", False, (), True, False, True, False),
+    # ... an excepthook's record behind a logger's prefix; a thread that failed says not why
+    ("[2024-04-18 19:10:41] CRITICAL [olmo.util:158, rank=0] Uncaught OLMoThreadError: generator thread data thread 3 failed", "peer_died", "UNKNOWN", False, (), True, False, True, False),
+    ("[rank1]: RuntimeError: DataLoader worker (pid(s) 14694) exited unexpectedly", "peer_died", "UNKNOWN", False, (), True, False, True, False),
+    # ... a data server that answered with its own failure (HTTP 5xx): transient, the store's
+    ("huggingface_hub.utils._errors.HfHubHTTPError: 500 Server Error: Internal Server Error for url: https://huggingface.co/x", "outside_store_failed", "STORAGE", False, (), True, False, False, False),
+    # ... the launcher's connection to the rendezvous store got no answer for a minute
+    ("[W1125 11:58:33.322571721 socket.cpp:494] [c10d] waitForInput: socket SocketImpl(fd=3, addr=[::1]:37365, remote=[::1]:64155) timed out after 60000ms", "store_timeout", "NETWORK", False, (), True, False, False, False),
     ("process 3 terminated with signal SIGSEGV", "segfault", "UNKNOWN", True, (), True, False, False, False),
     ("/bin/bash: line 1: 4711 Bus error (core dumped) python train.py", "bus_error", "NODE", True, (), True, False, False, False),
     ("ERROR: Unexpected bus error encountered in worker. This might be caused by insufficient shared memory (shm).", "bus_error", "NODE", True, (), True, False, False, False),
@@ -407,6 +419,8 @@ def test_rank_and_first_task_are_reported() -> None:
 
 
 HEALTHY = [
+    # conda's own error, from the job script's `conda activate` (round 32)
+    "CommandNotFoundError: Your shell has not been properly configured to use 'conda activate'.",
     "[2024-07-30 14:21:44] iteration 30/81380208 | consumed samples: 720 | elapsed time per "
     "iteration (ms): 2986.9 | throughput per GPU (TFLOP/s/GPU): 386.7",
     "0: [W init.cpp:767] Warning: nvfuser is no longer supported in torch script",
@@ -561,6 +575,29 @@ def test_prefilter_rejects_typical_healthy_lines() -> None:
     assert not may_matter("0: [W init.cpp:767] Warning: nvfuser is no longer supported")
     assert not may_matter("[default0]: using world size: 8, data-parallel size: 8")
     assert not may_matter("  1:     forward-backward ...............: (2951.12, 2952.91)")
+
+
+def test_a_steps_time_in_words_reaches_the_engine() -> None:
+    """The prefilter lets through every step-time reading the throughput monitor knows (round
+    32: "batch N took" and ESPnet's "train_time=" were read, but never reached)."""
+    for line in ("batch 12 took 0.41 s", "step 120 took 0.25s", "Iteration took 32.709 s.",
+                 "[vm] (trainer:732) INFO: 1epoch:train:101-200batch: iter_time=5.737e-03, "
+                 "loss=0.369, train_time=0.021"):  # fmt: skip
+        assert may_matter(line), line
+
+
+def test_a_metrics_table_in_columns_is_read_as_its_csv_would_be() -> None:
+    """fastai's table (round 32): a header of names, then a row per epoch; the epoch counts
+    when no step does, and the epoch's clock ("00:04") is skipped."""
+    header = "0: epoch     train_loss  valid_loss  accuracy  top_k_accuracy  time    "
+    row = "0: 4         0.062082    0.056417    0.977750  1.000000        00:04     "
+    assert may_matter(header) and may_matter(row)
+    columns = table_header(header[3:])
+    assert columns == ("step", "train_loss", "valid_loss", "accuracy", "top_k_accuracy", "time")
+    progress = csv_progress(row[3:], columns)
+    assert progress is not None and (progress.iteration, progress.loss) == (4, 0.062082)
+    assert table_header("Loading the dataset from disk") is None
+    assert csv_progress("4 0.06 0.05", columns) is None  # not the header's columns
 
 
 def test_node_names_match_whole_names_and_fqdn_labels() -> None:
@@ -834,6 +871,9 @@ def test_traceback_state_is_bounded() -> None:
          None, None),
         ("11/25 08:22:37 - mmengine - INFO - Epoch(train)  [3][ 100/1000]  lr: 1.0e-03  time: "
          "0.0350  data_time: 0.0020  loss: 0.25", 3100, None, 0.25, None, None),
+        # Ultralytics YOLO's bar: the epoch of epochs first, batches counted on (round 32)
+        ("      3/12         0G     0.1549         96         48:  44%|####5     | 136/312 "
+         "[00:01<00:01, 135.58it/s]", 1072, None, None, None, None),
         # torchtitan's colours, written to the file too
         ("[titan] 2026-05-12 23:00:40,104 - root - INFO - \x1b[31mstep: 10  \x1b[32mloss: "
          "12.02312  \x1b[34mtps: 3,570  \x1b[36mtflops: 27.04  \x1b[35mmfu: N/A\x1b[39m", 10,

@@ -62,6 +62,16 @@ def ts(*args: int, tz: timezone = UTC) -> float:
         ("Epoch 3: loss 1.2", None, None, "Epoch 3: loss 1.2"),
         ("rank0: loss 1.2", None, None, "rank0: loss 1.2"),
         ("12:34:56: x", None, None, "12:34:56: x"),
+        # Ray's actor tag, after srun's label; PyTorch's rank after it (round 32)
+        ("0: (RayTrainWorker pid=688, ip=127.0.0.1) Received SIGTERM", 0, 0, "Received SIGTERM"),
+        (
+            "(RayTrainWorker pid=31, ip=10.0.0.3) [rank1]: RuntimeError: x",
+            1,
+            None,
+            "RuntimeError: x",
+        ),
+        ("(pid=4121) hello", None, None, "hello"),
+        ("(raylet) x", None, None, "(raylet) x"),
     ],
 )
 def test_split_prefix(raw: str, rank: int | None, label: int | None, text: str) -> None:

@@ -261,7 +261,9 @@ def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
                  "250ms/step", "0.25 sec/batch", "step_time: 250 ms", "75s 0.25s/step",
                  "250000us/step", "time: 0.2500  data_time: 0.0020",
                  "time: 0.25, data_time: 0.002", "Iteration took 0.250 s.",
-                 "step 120 took 0.25s"):  # fmt: skip
+                 "step 120 took 0.25s",
+                 "1epoch:train:101-200batch: iter_time=5.7e-03, loss=0.37, train_time=0.25"
+                 ):  # fmt: skip
         assert dict(throughput_readings(line))["step_time"] == pytest.approx(4.0), line
     drop = Drop(baseline=4.0, recent=(2.0, 2.0, 2.0), iteration=7)
     assert "500 ms per step vs baseline 250 ms" in drop.summary("step_time")

@@ -931,7 +931,7 @@ class LogEngine:
                     f"NVRx: a rank missed its {which} heartbeat (waited {waited:.0f}s)", line,
                     True, (), None, True, victim=True, hang=True,
                 )  # fmt: skip
-        if "," not in line:
+        if self._csv is None and "," not in line:  # never in place of a CSV header
             columns = table_header(split_prefix(line)[2])
             if columns is not None:
                 self._csv = columns

@@ -1240,6 +1240,18 @@ def test_a_csv_metrics_logger_reports_progress_and_its_throughput() -> None:
     assert [f.kind for f in found] == [Observed.STRAGGLER], found
 
 
+def test_a_line_that_reads_like_a_table_header_never_replaces_the_csv_header() -> None:
+    """A metrics table in columns (fastai's "epoch train_loss valid_loss ...") is read only
+    where no CSV header is: words that happen to start with "step" do not end the CSV's rows."""
+    e = engine()
+    rows = ["0: step,epoch,loss,lr,step_ms,tokens_per_s"]
+    rows += [f"0: {40 * i},0,3.01,3.00e-03,19.5,52000" for i in range(1, 4)]
+    rows += ["0: step into evaluation now"]
+    rows += [f"0: {40 * i},0,3.01,3.00e-03,19.5,52000" for i in range(4, 7)]
+    feed(e, rows, at=0.0)
+    assert e.iteration == 240 and e.progress_reports == 6
+
+
 def test_a_failure_the_program_says_it_went_on_from_is_none() -> None:
     """A caught error on a line that says so ("...; continuing without it") is not pending: the
     log may well end right after it, with training done."""

@@ -3,8 +3,8 @@
 tests/corpus/ holds real excerpts (public issue threads and repositories, each cited) and logs
 of real runs made here (bench/faultjob, the frameworks' own output), labelled by the policy in
 LABELLING.md and split by source into tuning sets (rules were written against them: tune/,
-and the former held-out sets heldout/, fresh/, heldout3/ to heldout31/) and a held-out set
-(heldout32/: measured, never used to write rules). tests/corpus_eval.py scores
+and the former held-out sets heldout/, fresh/, heldout3/ to heldout32/) and a held-out set
+(heldout33/, once drawn: measured, never used to write rules). tests/corpus_eval.py scores
 them; the README shows the tables. The floors below are the figures measured when they were last
 changed: a rule change that loses ground fails here, and so does one that silently changes the
 corpus.
@@ -164,6 +164,7 @@ FORMER_HELDOUT_FLOORS = {
     "heldout29": (85, 47, 64, 1),  # 0.89/0.81/0.86, 2 of 22; after round 31: 0.98/1.00/0.98, 1
     "heldout30": (64, 33, 48, 0),  # 0.95/0.88/0.98, 2 of 16; after round 31: 1.00/0.97/1.00, 0
     "heldout31": (60, 25, 41, 0),  # 0.88/0.56/0.78, 1 of 20; after round 32: 0.92/0.74/0.91, 0
+    "heldout32": (57, 28, 43, 3),  # 0.86/0.88/0.93, 3 of 20; after round 32: alike
 }
 
 
@@ -181,17 +182,6 @@ def test_every_former_heldout_set_has_a_floor() -> None:
     from tests.corpus_eval import TUNING
 
     assert set(FORMER_HELDOUT_FLOORS) == set(TUNING) - {"tune"}
-
-
-def test_the_heldout_set_keeps_its_measured_figures() -> None:
-    """heldout32/ as measured once before round 32's rules and once after them, alike
-    (0.86/0.88/0.93, 3 false alarms of 20): a later change that loses ground on the held-out set
-    fails here, without listing any miss."""
-    m = metrics(score_split("heldout32"))
-    assert m.anomaly.hits >= 57, m.anomaly  # of 66: 0.86
-    assert m.attribution.hits >= 28, m.attribution  # of 32: 0.88
-    assert m.requeue.hits >= 43, m.requeue  # of 46: 0.93
-    assert m.false_alarms <= 3  # of 20
 
 
 @pytest.mark.parametrize("split", SPLITS)
@@ -220,19 +210,11 @@ def test_framework_logs_raise_no_false_alarm(name: str) -> None:
 
 
 def test_a_former_heldout_set_is_tuning_data() -> None:
-    """heldout31/ became tuning data when heldout32/ began to be drawn; it is no longer refused."""
+    """heldout32/ became tuning data when heldout33/ began to be drawn; it is no longer refused."""
     from tests.corpus_eval import HELDOUT, TUNING
 
-    assert {"heldout30", "heldout31"} <= set(TUNING)
-    assert not {"heldout30", "heldout31"} & set(HELDOUT)
-
-
-def test_the_heldout_sets_misses_are_never_listed(capsys: pytest.CaptureFixture[str]) -> None:
-    from tests.corpus_eval import HELDOUT, main
-
-    assert HELDOUT == ("heldout32",)
-    assert main([HELDOUT[0], "--misses"]) == 2
-    assert "not listed" in capsys.readouterr().err
+    assert {"heldout31", "heldout32"} <= set(TUNING)
+    assert not {"heldout31", "heldout32"} & set(HELDOUT)
 
 
 def test_the_tuning_sets_are_scored_together(capsys: pytest.CaptureFixture[str]) -> None:

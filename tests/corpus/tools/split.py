@@ -80,7 +80,8 @@ INCOMING = CORPUS / "incoming"
 # "heldout25" the twenty-fifth, after heldout24/; "heldout26" the twenty-sixth, after heldout25/;
 # "heldout27" the twenty-seventh, after heldout26/; "heldout28" the twenty-eighth, after heldout27/;
 # "heldout29" the twenty-ninth, after heldout28/; "heldout30" the thirtieth, after heldout29/;
-# "heldout31" the thirty-first, after heldout30/; "heldout32" the thirty-second, after heldout31/.
+# "heldout31" the thirty-first, after heldout30/; "heldout32" the thirty-second, after heldout31/;
+# "heldout33" the thirty-third, after heldout32/.
 SPLITS = {
     "tune": CORPUS / "tune",
     "heldout": CORPUS / "heldout",
@@ -115,6 +116,7 @@ SPLITS = {
     "heldout30": CORPUS / "heldout30",
     "heldout31": CORPUS / "heldout31",
     "heldout32": CORPUS / "heldout32",
+    "heldout33": CORPUS / "heldout33",
 }
 SOURCES_MD = CORPUS / "SOURCES.md"
 

@@ -177,7 +177,15 @@ async def test_operator_tells_jobs_apart_in_the_web_ui(
         driver.save_screenshot(str(artifacts / "web-ui-job.png"))
         # Summary and details are on the "User Metadata" tab of UI 2.x.
         driver.find_element("partial link text", "User Metadata").click()
-        page = _wait_for_text(driver, lambda body: f"Slurm job {crashing} (train_gpt" in body, 30)
+        # (the details render after the summary: wait for both, then check what they say)
+        page = _wait_for_text(
+            driver,
+            lambda body: (
+                f"Slurm job {crashing} (train_gpt" in body
+                and all(word in body for word in ("stopped_max_requeues", "CRASH", "cancel"))
+            ),
+            30,
+        )
         driver.save_screenshot(str(artifacts / "web-ui-job-metadata.png"))
         assert "stopped_max_requeues" in page and "CRASH" in page and "cancel" in page
         # The details' attempts table is rendered as a table, not shown as raw markdown.

@@ -6,4 +6,107 @@ SB = "sbatch -N2 + srun --label"
 H2 = ("two network namespaces as hosts gpu-b33-01/gpu-b33-02 (veth 10.233.7.11/12, UTS names via unshare), "
       "torchrun --nnodes 2 --nproc-per-node 1 on each, both hosts' output appended to one file")
 ENTRIES = [
+ dict(case="a01", slug="torchrun_neox_style_cpp_log_info_metrics_sink_refused_retries_futurewarnings_3000_iters",
+      how=f"case_a01: {TRN}, GPT-NeoX-style output (' samples/sec: .. | iteration N/M | elapsed time per iteration (ms): ..', validation "
+          "results blocks, 'saving checkpoint at iteration'), TORCH_CPP_LOG_LEVEL=INFO, FutureWarnings; rank 0's metrics uploader thread posts "
+          "to 127.0.0.1:44699 where nothing listens (ConnectionRefusedError caught, retried with backoff, WARNING lines); nothing else injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=3,
+      why="3000 iterations at a steady 7-13 ms each with falling lm_loss, validation every 500 iterations, three 'successfully saved checkpoint' "
+          "lines and 'training finished'; c10d INFO lines (including 'uv_loop_close failed ... EBUSY' at shutdown), FutureWarnings and caught, "
+          "retried metrics-upload refusals are noise."),
+ dict(case="a05", slug="torchrun_ulimit_v_axolotl_style_index_build_numpy_memoryerror",
+      how=f"case_a05: {TRN} started under 'ulimit -v 4000000' (KiB of address space), axolotl-style output ('[time] [LEVEL] [logger.func:line] "
+          "[PID:n] [RANK:r] ..', HF-Trainer dicts {{'loss': ..}}); at step 1200 each rank allocates a 3000 MiB in-memory index -> numpy "
+          "_ArrayMemoryError; out.log, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, checkpoints=1,
+      why="Right after 'building in-memory feature index (3000 MiB per rank)' both ranks die with numpy '_ArrayMemoryError: Unable to allocate "
+          "2.93 GiB for an array': the job's own allocation failed (no kernel OOM killer, no node error), a memory-sizing problem of the job "
+          "that a requeue would hit again."),
+ dict(case="a06", slug="torchrun_ulimit_s_gluon_style_nested_config_dump_segfault",
+      how=f"case_a06: {TRN} started under 'ulimit -s 512' (KiB of stack), Gluon/MXNet-style logging ('INFO:root:Epoch[e] Batch [a-b]\\tSpeed: .. "
+          "samples/sec\\taccuracy=..'), faulthandler enabled; at step 1300 rank 0 json-dumps a 60000-deep nested run config with the recursion "
+          "limit raised -> C stack overflow -> SIGSEGV; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=2,
+      why="After 'writing resolved run config to run_config.json' rank 0 prints 'Fatal Python error: Segmentation fault' and torchrun reports "
+          "exitcode -11 for local_rank 0: a bare segfault whose cause the log does not show."),
+ dict(case="a07", slug="torchrun_mindspore_style_dataloader_workers_bus_error_feature_file_truncated",
+      how=f"case_a07: {TRN}, MindSpore-style output ('epoch: E step: N, loss is ..', 'epoch time: .. ms, per step time: .. ms', "
+          "'[WARNING] ME(pid:tid,MainProcess):..' lines), 2 persistent DataLoader workers per rank reading a memmap'ed private copy of the feature "
+          "file; after 'epoch: 3 step: 100' the file was truncated to half its size (truncate -s 5760000) -> SIGBUS in the workers; out.log, unedited "
+          "(it holds two NUL bytes that torch's worker signal handler wrote)",
+      anomaly="CRASH", category="NODE", requeue=True,
+      why="'ERROR: Unexpected bus error encountered in worker' and 'DataLoader worker (pid N) is killed by signal: Bus error' on both ranks (rank 0 "
+          "also sees the peer close): a Bus error in the data path, a host-level fault (shared memory / mapped file) by the policy, not a bug in "
+          "the training code."),
+ dict(case="b01", slug="sbatch_srun_tvref_style_scancel_signal_int_keyboardinterrupt",
+      file="tvref-mlp-1.out",
+      how=f"case_b01: {SB}, torchvision-references-style MetricLogger output ('Epoch: [e]  [i/N]  eta: ..  lr: ..  img/s: ..  loss: .. time: .. "
+          "data: ..', 'Test:  Acc@1 ..'); 'scancel --signal=INT <job>' in epoch 3 (no handler); the job's output file, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, job_nodes=["lab33n1", "lab33n2"],
+      why="Training runs normally into epoch 3, then both tasks raise KeyboardInterrupt at the same moment and srun reports 'task 0: Interrupt' "
+          "and 'task 1: Interrupt' on both nodes: a SIGINT delivered to every task by the job control (scancel --signal=INT / srun), not a "
+          "fault of the code or a node."),
+ dict(case="a10", slug="torchrun_neox_style_rank1_sigkill_exitcode_minus9",
+      how=f"case_a10: {TRN}, GPT-NeoX-style output; rank 1 SIGKILLed from outside (kill -KILL) right after 'iteration 1500'; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=1,
+      why="After iteration 1500 rank 0 gets 'Connection closed by peer ... typically caused by a remote worker crashing' and torchrun reports "
+          "'failed (exitcode: -9) local_rank: 1': rank 1 was killed by SIGKILL with no message and no OOM-killer evidence in the log."),
+ dict(case="a12", slug="torchrun_sb3_style_data_fs_unmounted_midrun_feature_file_not_found",
+      how=f"case_a12: {TRN}, stable-baselines3-style metric tables (rollout/, time/ fps, train/ ..), features read with open()+read() per "
+          "sample from an ext4 loop file system; after the 12th table (step 1200) the data file system was lazily unmounted (umount -l) -> "
+          "FileNotFoundError; out.log, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True,
+      why="After 12 normal tables both ranks fail inside the DataLoader fetch with 'FileNotFoundError: [Errno 2] No such file or directory: "
+          "/work/lab33b/mnt/a12data/feat.bin', a data file they had been reading for 1200 steps: the data mount went away under the job, a "
+          "storage fault rather than a wrong path in the configuration."),
+ dict(case="b03", slug="sbatch_srun_neox_style_task1_node_set_down_node_failure",
+      how=f"case_b03: sbatch -N2 -w lab33n1,lab33n2 + srun --label, GPT-NeoX-style output; 3 s after the iteration-1000 checkpoint an "
+          "administrator set lab33n2 (task 1's node) DOWN ('scontrol update nodename=lab33n2 state=down reason=...'); the job's output file, "
+          "copied to out.log once the job left the queue, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, culprit_nodes=["lab33n2"], job_nodes=["lab33n1", "lab33n2"], checkpoints=1,
+      why="'srun: error: Node failure on lab33n2' and 'JOB 2 ON lab33n1 CANCELLED ... DUE TO NODE FAILURE' right after a healthy stretch "
+          "of iterations: the node lab33n2 was lost, so requeue excluding it."),
+ dict(case="c01", slug="two_hosts_neox_style_rendezvous_syns_dropped_first_30s_then_normal_run",
+      how=f"case_c01: {H2}; GPT-NeoX-style output, TORCH_CPP_LOG_LEVEL=INFO; for the first 30 s gpu-b33-01 dropped SYNs from gpu-b33-02 "
+          "to the rendezvous port (iptables INPUT --syn DROP), so host 2's store client kept retrying; then the rule was flushed; "
+          "out.log (both hosts' torchrun appended), unedited",
+      anomaly="NONE", category=None, requeue=None, checkpoints=3,
+      why="After a 35 s wait at start (c10d 'hostname of the client socket cannot be retrieved' warnings, then 'client socket has connected') "
+          "training runs all 3000 iterations at 7-18 ms each with validation, three saved checkpoints and 'training finished'; the c10d "
+          "INFO/W lines and the shutdown 'uv_loop_close failed ... EBUSY' are noise."),
+ dict(case="b02", slug="sbatch_srun_dgl_style_time_limit_lowered_midrun_cancelled",
+      how=f"case_b02: {SB}, DGL-dist-style output (every task prints 'Part r | Epoch .. | Step .. | Loss .. | Speed (samples/sec) ..', "
+          "'Part r, Epoch Time(s): ..'); 100 s into the run the job's TimeLimit was lowered to 1 minute by an administrator "
+          "('scontrol update jobid=.. TimeLimit=1'); the job's output file, copied to out.log, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, job_nodes=["lab33n1", "lab33n2"], checkpoints=7,
+      why="A healthy run (7-11k samples/s per part, rising accuracy, checkpoints) ends with 'JOB 3 ON lab33n1 CANCELLED ... DUE TO TIME "
+          "LIMIT' and 'STEP 3.0 ... CANCELLED ... DUE TO TIME LIMIT': Slurm killed it for its time limit."),
+ dict(case="a04", slug="torchrun_catalyst_style_ckpt_fs_briefly_readonly_errno30_save_retried_healthy",
+      how=f"case_a04: {TRN}, Catalyst-style output (tqdm '1/8 * Epoch (train)' bars, 'train (e/N) _timer/_fps: .. | .. | loss: ..', "
+          "'valid (e/N) ..'), FutureWarnings, checkpoints on a 64 MiB ext4 loop file system with up to 3 retries 5 s apart; right after "
+          "'train (2/8)' the file system was remounted read-only for 8 s, then read-write; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None,
+      why="Two WARNINGs 'checkpoint save ... failed ([Errno 30] Read-only file system ...); retrying in 5 s (1/3)', '(2/3)', then the save "
+          "goes through and all 8 epochs finish at a steady 16-25k samples/s with 'Top best models': a transient, retried storage error that "
+          "did not stop training."),
+ dict(case="a08", slug="torchrun_dgl_style_rank1_cfs_quota_15pct_straggler",
+      how=f"case_a08: {TRN}, DGL-dist-style output (every rank prints 'Part r | Epoch .. | Step .. | Speed (samples/sec) .. | Mean step time "
+          ".. s' and 'Part r, Epoch Time(s): ..'); early in epoch 2 every thread of rank 1 was moved into a cgroup-v1 cpu group with "
+          "cpu.cfs_quota_us=15000 per 100000 us, to the end; out.log, unedited (lines of the two ranks sometimes run together)",
+      anomaly="STRAGGLER", category=None, requeue=True, checkpoints=4,
+      why="Speed falls from 6.6-11k samples/s per part (epoch time 3.7-4.8 s) to 1.4-1.9k samples/s (mean step time 0.05-0.06 s, epoch "
+          "times 21 s) from epoch 2 to the end, on both parts in lock-step, with no error: a sustained slowdown the log does not explain."),
+ dict(case="a02", slug="torchrun_tvref_style_truncation_warning_every_step_flood_healthy",
+      how=f"case_a02: {TRN}, torchvision-references-style MetricLogger output; both ranks print a tokenizer truncation WARNING on every "
+          "step (1800 lines); nothing else injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None,
+      why="Three epochs with falling loss, 'Test:  Acc@1 ..' after each and 'Training time 0:00:12' at the end; the ~1800 repeated "
+          "truncation WARNINGs are a log flood, not a fault."),
+ dict(case="c03", slug="two_hosts_tvref_style_plugin_module_missing_on_host2",
+      how=f"case_c03: {H2}; torchvision-references-style, --pg-timeout 60, '--plugin lab_metrics_hook' imported at start: the module lived "
+          "only in a site directory on gpu-b33-01's PYTHONPATH, not on gpu-b33-02's; out.log (both hosts' torchrun appended), unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False, job_nodes=["gpu-b33-01", "gpu-b33-02"],
+      why="Rank 1 on gpu-b33-02 fails at start with 'ModuleNotFoundError: No module named lab_metrics_hook' and rank 0 on gpu-b33-01 then "
+          "times out waiting for it ('DistStoreError: wait timeout after 60000ms'): a missing Python dependency in the job's environment, "
+          "which a requeue does not fix; the store timeout is the victim."),
 ]

@@ -81,7 +81,7 @@ ENTRIES = [
       anomaly="CRASH", category="SCHEDULER", requeue=True, job_nodes=["lab33n1", "lab33n2"], checkpoints=7,
       why="A healthy run (7-11k samples/s per part, rising accuracy, checkpoints) ends with 'JOB 3 ON lab33n1 CANCELLED ... DUE TO TIME "
           "LIMIT' and 'STEP 3.0 ... CANCELLED ... DUE TO TIME LIMIT': Slurm killed it for its time limit."),
- dict(case="a04", slug="torchrun_catalyst_style_ckpt_fs_briefly_readonly_errno30_save_retried_healthy",
+ dict(case="a04", slug="torchrun_catalyst_style_ckpt_save_errno30_retried_then_8_epochs_completed",
       how=f"case_a04: {TRN}, Catalyst-style output (tqdm '1/8 * Epoch (train)' bars, 'train (e/N) _timer/_fps: .. | .. | loss: ..', "
           "'valid (e/N) ..'), FutureWarnings, checkpoints on a 64 MiB ext4 loop file system with up to 3 retries 5 s apart; right after "
           "'train (2/8)' the file system was remounted read-only for 8 s, then read-write; out.log, unedited",
@@ -89,14 +89,14 @@ ENTRIES = [
       why="Two WARNINGs 'checkpoint save ... failed ([Errno 30] Read-only file system ...); retrying in 5 s (1/3)', '(2/3)', then the save "
           "goes through and all 8 epochs finish at a steady 16-25k samples/s with 'Top best models': a transient, retried storage error that "
           "did not stop training."),
- dict(case="a08", slug="torchrun_dgl_style_rank1_cfs_quota_15pct_straggler",
+ dict(case="a08", slug="torchrun_dgl_style_speed_10k_to_1_7k_samples_per_sec_from_epoch2",
       how=f"case_a08: {TRN}, DGL-dist-style output (every rank prints 'Part r | Epoch .. | Step .. | Speed (samples/sec) .. | Mean step time "
           ".. s' and 'Part r, Epoch Time(s): ..'); early in epoch 2 every thread of rank 1 was moved into a cgroup-v1 cpu group with "
           "cpu.cfs_quota_us=15000 per 100000 us, to the end; out.log, unedited (lines of the two ranks sometimes run together)",
       anomaly="STRAGGLER", category=None, requeue=True, checkpoints=4,
       why="Speed falls from 6.6-11k samples/s per part (epoch time 3.7-4.8 s) to 1.4-1.9k samples/s (mean step time 0.05-0.06 s, epoch "
           "times 21 s) from epoch 2 to the end, on both parts in lock-step, with no error: a sustained slowdown the log does not explain."),
- dict(case="a02", slug="torchrun_tvref_style_truncation_warning_every_step_flood_healthy",
+ dict(case="a02", slug="torchrun_tvref_style_truncation_warning_every_step_three_epochs",
       how=f"case_a02: {TRN}, torchvision-references-style MetricLogger output; both ranks print a tokenizer truncation WARNING on every "
           "step (1800 lines); nothing else injected; out.log, unedited",
       anomaly="NONE", category=None, requeue=None,
@@ -109,4 +109,45 @@ ENTRIES = [
       why="Rank 1 on gpu-b33-02 fails at start with 'ModuleNotFoundError: No module named lab_metrics_hook' and rank 0 on gpu-b33-01 then "
           "times out waiting for it ('DistStoreError: wait timeout after 60000ms'): a missing Python dependency in the job's environment, "
           "which a requeue does not fix; the store timeout is the victim."),
+ dict(case="b05", slug="sbatch_srun_monai_style_tasks_end_with_user_defined_signal_2",
+      how=f"case_b05: {SB}, MONAI-style output (StatsHandler 'Epoch: e/N, Iter: i/M -- train_loss: ..', 'Epoch[e] Metrics -- ..', "
+          "ignite 'Epoch[e] Complete. Time taken: ..'), no signal handler; 'scancel --signal=USR2 <job>' in epoch 4; the job's output "
+          "file, copied to out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, job_nodes=["lab33n1", "lab33n2"], checkpoints=1,
+      why="Mid-epoch, with normal loss lines just before, srun reports 'lab33n1: task 0: User defined signal 2' and 'lab33n2: task 1: User "
+          "defined signal 2' and nothing else: both tasks were killed by a bare SIGUSR2 whose sender and reason the log does not show."),
+ dict(case="a11", slug="torchrun_monai_style_silent_after_epoch3_checkpoint", file="kept.log",
+      how=f"case_a11: {TRN}, MONAI-style output, 2 (non-persistent) DataLoader workers per rank, pg timeout 1800 s: from step 650 a stats "
+          "thread holds a lock that the workers' __getitem__ also takes, so the workers forked for the next pass over the data (step 937) "
+          "inherit it locked and never deliver a batch; kept.log is out.log copied after 150 s without output (the case then stopped the run)",
+      anomaly="HANG", category=None, requeue=True, silence_s=150, checkpoints=3,
+      why="Three normal epochs (loss, val_accuracy, 'Epoch[3] Complete', 'Saved checkpoint at epoch: 3'), then no line at all for 150 s "
+          "although the run was set for 10 epochs of ~5 s: the job stopped making progress without an error."),
+ dict(case="a03", slug="torchrun_flair_style_110s_gap_before_first_dev_score_then_five_epochs",
+      how=f"case_a03: {TRN}, Flair-style ModelTrainer output ('epoch E - iter i/N - loss .. - samples/sec: ..', 'EPOCH E done', 'DEV : loss .. - "
+          "f1-score (micro avg) ..'); the first end-of-epoch evaluation is a 'full' one during which both ranks sit silent for 110 s "
+          "(--eval-extra-s 110); nothing else injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None,
+      why="After epoch 1's last iteration the log is silent for 110 s, then 'EPOCH 1 done' and the DEV score arrive and epochs 2-5 run at "
+          "the same ~12k samples/s to 'Done.' and the final Results: a long evaluation pause inside a run that completed, not a hang."),
+ dict(case="a13", slug="torchrun_neox_style_rank0_brokenpipeerror_printing_validation_results",
+      how=f"case_a13: {TRN}, GPT-NeoX-style output; torchrun's stdout piped through 'tee -a out.log' (stderr appended to out.log directly); "
+          "the tee was SIGKILLed right after 'iteration 1500', so rank 0's next print to stdout met a pipe without a reader; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=1,
+      why="Rank 0 dies with 'BrokenPipeError: [Errno 32] Broken pipe' raised by print() of the validation results (its stdout went away), "
+          "rank 1 then sees 'Connection closed by peer' and torchrun reports exitcode 1 for local_rank 0: the job's output consumer vanished "
+          "for a reason the log does not show; nothing points at the code, a node or the network, and a rerun would go through."),
+ dict(case="a14", slug="torchrun_flair_style_logging_error_brokenpipe_on_every_record_run_completes",
+      how=f"case_a14: {TRN}, Flair-style output through Python logging to stdout; stdout piped through 'tee -a out.log' (stderr appended to "
+          "out.log directly); the tee was SIGKILLed in epoch 2; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None,
+      why="From epoch 2 every log record becomes a '--- Logging error --- ... BrokenPipeError: [Errno 32] Broken pipe' block on stderr, "
+          "but each block's 'Message:' shows training going on (EPOCH 2-4 done, DEV f1 0.96 -> 0.997, the final Results) and no rank "
+          "fails: lost log output, not a failed job."),
+ dict(case="a16", slug="torchrun_neox_style_resume_keyerror_opt_on_both_ranks",
+      how=f"case_a16: {TRN}, GPT-NeoX-style output, --resume; the latest checkpoint (checkpoints/global_step1000) held only model weights "
+          "and the step (an export without optimizer state, written by the case); out.log, unedited",
+      anomaly="CRASH", category="APPLICATION", requeue=False,
+      why="Right after 'Resuming from checkpoints/global_step1000/mp_rank_00_model_states.pt' both ranks raise \"KeyError: 'opt'\" while "
+          "loading it: the checkpoint lacks the optimizer state the resume code expects, a deterministic configuration/data problem."),
 ]

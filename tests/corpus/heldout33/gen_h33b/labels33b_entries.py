@@ -150,4 +150,42 @@ ENTRIES = [
       anomaly="CRASH", category="APPLICATION", requeue=False,
       why="Right after 'Resuming from checkpoints/global_step1000/mp_rank_00_model_states.pt' both ranks raise \"KeyError: 'opt'\" while "
           "loading it: the checkpoint lacks the optimizer state the resume code expects, a deterministic configuration/data problem."),
+ dict(case="c04", slug="two_hosts_gluon_style_gloo_read_error_connection_timed_out_on_gpu_b33_02",
+      how=f"case_c04: {H2}; Gluon/MXNet-style logging, pg timeout 1800 s; gpu-b33-02's namespace had net.ipv4.tcp_retries2=3; at "
+          "'Epoch[2] Batch [0-100]' gpu-b33-02 began dropping every packet from gpu-b33-01 (iptables INPUT DROP), so its TCP gave up on "
+          "unacknowledged data after a few retransmissions (ETIMEDOUT); host 1's worker stayed blocked and its agent was SIGTERMed by the "
+          "case 5 minutes later; out.log (both hosts' torchrun appended), unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True, job_nodes=["gpu-b33-01", "gpu-b33-02"], checkpoints=1,
+      why="Seconds after normal progress, rank 1 fails with gloo 'Read error [10.233.7.11]:..: Connection timed out' and gpu-b33-02's agent "
+          "loses the c10d store ('recvValueWithTimeout failed ... Connection timed out', 'sendBytes failed ... Broken pipe', "
+          "RendezvousConnectionError): TCP connections between the hosts timed out at the socket level, a network fault; host 1 is only "
+          "terminated afterwards."),
+ dict(case="a17", slug="torchrun_axolotl_style_rank0_fatal_python_error_illegal_instruction",
+      how=f"case_a17: {TRN}, axolotl-style output, faulthandler enabled; rank 0 sent SIGILL from outside (kill -ILL) at step 1800; out.log, unedited",
+      anomaly="CRASH", category="UNKNOWN", requeue=True, checkpoints=2,
+      why="Rank 0 prints 'Fatal Python error: Illegal instruction' and torchrun reports 'failed (exitcode: -4) local_rank: 0', rank 1 only a "
+          "'Connection reset by peer': a bare fatal signal with no stated cause."),
+ dict(case="b07", slug="sbatch_srun_mindspore_style_sigusr1_emergency_checkpoint_then_ten_epochs",
+      how=f"case_b07: {SB}, MindSpore-style output ('epoch: E step: N, loss is ..', 'epoch time: .. ms, per step time: .. ms', "
+          "'[WARNING] ME(..)' lines), a SIGUSR1 handler that logs a WARNING, writes an emergency checkpoint and goes on; 'scancel "
+          "--signal=USR1 <job>' in epoch 4; the job's output file, copied to out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, job_nodes=["lab33n1", "lab33n2"],
+      why="Both tasks log 'Received SIGUSR1 (job may be preempted): saving an emergency checkpoint at step 1097 and continuing', the checkpoint "
+          "is written, and training goes on at the same 7.4-8.3 ms per step through epoch 10 to 'End Training': a warning signal that was "
+          "handled, with no preemption or kill following."),
+ dict(case="a18", slug="torchrun_catalyst_style_gloo_recv_timeout_60000ms_rank1_unkillable",
+      how=f"case_a18: {TRN}, Catalyst-style output, --pg-timeout 60; early in epoch 4 gdb attached to rank 1 in batch mode and ran 'shell "
+          "sleep 150' before detaching, so rank 1 sat ptrace-stopped for 150 s; out.log, unedited",
+      anomaly="HANG", category=None, requeue=True,
+      why="Three healthy epochs, then the epoch-4 bar stalls at 5/300 ('12.06s/it') and rank 0 fails with gloo 'Timed out waiting 60000ms "
+          "for recv operation to complete'; torchrun cannot stop rank 1 ('Unable to shutdown process ... via 15', 'did not exit after "
+          "SIGKILL within 30s'): a collective timeout, i.e. the job hung on a stuck rank."),
+ dict(case="a19", slug="torchrun_mindspore_style_gloo_read_error_connection_timed_out_on_loopback",
+      how=f"case_a19: {TRN} inside a private network namespace (unshare -n, lo up), MindSpore-style output; after 'epoch: 4 step: 100' the "
+          "namespace's loopback got a tbf qdisc (rate 60mbit, burst 32k, latency 100ms); with lo's 64 KiB MTU the large segments exceed "
+          "the burst and are all dropped, so the ranks' gloo connection stalled (meant as a slowdown); out.log, unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True,
+      why="Right after normal epochs (10-11 ms per step) rank 0 fails with gloo 'Read error [127.0.0.1]:..: Connection timed out' and "
+          "torchrun ends the job: the TCP connection between the ranks timed out at the socket level (no peer crash shown first), a "
+          "transport fault."),
 ]

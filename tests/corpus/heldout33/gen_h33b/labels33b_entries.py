@@ -188,4 +188,31 @@ ENTRIES = [
       why="Right after normal epochs (10-11 ms per step) rank 0 fails with gloo 'Read error [127.0.0.1]:..: Connection timed out' and "
           "torchrun ends the job: the TCP connection between the ranks timed out at the socket level (no peer crash shown first), a "
           "transport fault."),
+ dict(case="b06", slug="sbatch_srun_sb3_style_fps_23k_to_4_7k_from_iteration_11",
+      how=f"case_b06: {SB}, stable-baselines3-style metric tables from task 0 (time/fps, time/iterations, ..); right after the 10th table "
+          "task 1's training process (every thread) was moved into a cgroup-v1 cpu group with cpu.cfs_quota_us=20000 per 100000 us, to the "
+          "end; the job's output file, copied to out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, job_nodes=["lab33n1", "lab33n2"],
+      why="time/fps is 21.7-25.2k for iterations 1-10, then 7.3k and 4.3-5.1k for every table from iteration 11 to 40 with no error and "
+          "the loss still falling: a sustained ~5x throughput drop for the rest of the run."),
+ dict(case="a20", slug="torchrun_dgl_style_distributed_debug_info_ddp_logger_six_epochs",
+      how=f"case_a20: {TRN}, DGL-dist-style output, TORCH_DISTRIBUTED_DEBUG=INFO and TORCH_CPP_LOG_LEVEL=INFO (c10d debug lines, the DDP "
+          "logger's 'DDP Initialized with:' dump), FutureWarnings, evaluation and checkpoints; nothing injected; out.log, unedited",
+      anomaly="NONE", category=None, requeue=None,
+      why="Six epochs at a steady 7.4-10.3k samples/s per part (epoch time 4.0-4.3 s), val accuracy rising to 0.9995, three 'saving model' "
+          "lines and a clean teardown; the c10d debug chatter, 'uv_loop_close failed ... EBUSY' and FutureWarnings are noise."),
+ dict(case="c05", slug="two_hosts_monai_style_gloo_recv_timeout_60000ms_both_ranks_in_epoch3",
+      how=f"case_c05: {H2}; MONAI-style output, --pg-timeout 60; at 'Epoch: 3/10, Iter: 100/' gpu-b33-01 began rejecting every packet from "
+          "gpu-b33-02 with ICMP host-unreachable (iptables INPUT REJECT --reject-with icmp-host-unreachable); out.log (both hosts' torchrun "
+          "appended), unedited",
+      anomaly="HANG", category=None, requeue=True, job_nodes=["gpu-b33-01", "gpu-b33-02"], checkpoints=1,
+      why="Two normal epochs, then no progress for a minute and both ranks fail with gloo 'Timed out waiting 60000ms for recv operation to "
+          "complete'; the agents' store errors ('Failed to recv, got 0 bytes', RendezvousConnectionError) follow: a collective timeout, "
+          "i.e. the job hung."),
+ dict(case="a21", slug="torchrun_axolotl_style_rank0_oserror_errno5_reading_features",
+      how=f"case_a21: {TRN}, axolotl-style output, features read with os.pread from an ext4 loop file system; at step 1500 the loop device's "
+          "backing image was truncated to 1 MiB and the page cache dropped (echo 1 > /proc/sys/vm/drop_caches); out.log, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1,
+      why="Rank 0 fails reading a batch with 'OSError: [Errno 5] Input/output error' and rank 1 then sees the peer close: an I/O error "
+          "from the data file system."),
 ]

@@ -215,4 +215,41 @@ ENTRIES = [
       anomaly="CRASH", category="STORAGE", requeue=True, checkpoints=1,
       why="Rank 0 fails reading a batch with 'OSError: [Errno 5] Input/output error' and rank 1 then sees the peer close: an I/O error "
           "from the data file system."),
+ dict(case="b04", slug="sbatch_srun_catalyst_style_cpp_log_info_futurewarnings_ten_epochs",
+      how=f"case_b04: {SB}, Catalyst-style output, TORCH_CPP_LOG_LEVEL=INFO, FutureWarnings; in epoch 3 the slurmd of lab33n2 (task 1's "
+          "node) was stopped (SIGTERM) and started again 15 s later (the job's steps kept running under their slurmstepd); the job's output "
+          "file, copied to out.log, unedited",
+      anomaly="NONE", category=None, requeue=None, job_nodes=["lab33n1", "lab33n2"],
+      why="Ten epochs at a steady 13.2-14.4k samples/s ('train (e/10) _timer/_fps: ..'), validation after each, 'Top best models' at the "
+          "end; the c10d INFO lines, 'uv_loop_close failed ... EBUSY' and FutureWarnings are noise, and nothing from the slurmd restart shows."),
+ dict(case="b10", slug="sbatch_time2_srun_gluon_style_sigusr1_warning_then_cancelled_due_to_time_limit",
+      how=f"case_b10: sbatch -N2 -w lab33n3,lab33n4 --time=2 --signal=USR1@60 + srun --label, Gluon/MXNet-style logging, a SIGUSR1 handler "
+          "that logs a WARNING, writes an emergency checkpoint and goes on training (nothing makes the run stop); the job's output file, "
+          "copied to out.log, unedited",
+      anomaly="CRASH", category="SCHEDULER", requeue=True, job_nodes=["lab33n3", "lab33n4"], checkpoints=9,
+      why="Both tasks log 'Received SIGUSR1 (job may be preempted): saving an emergency checkpoint at step 3541 and continuing', training "
+          "goes on, and a minute later 'JOB 7 ON lab33n3 CANCELLED ... DUE TO TIME LIMIT' / 'STEP 7.0 ... DUE TO TIME LIMIT' ends it: "
+          "Slurm's pre-timeout signal was caught but the job ran into its time limit."),
+ dict(case="a19b", slug="torchrun_mindspore_style_per_step_time_8ms_to_49ms_from_epoch4",
+      how=f"case_a19b: {TRN} inside a private network namespace (unshare -n, lo up), MindSpore-style output; after 'epoch: 4 step: 100' the "
+          "namespace's loopback (which carries both ranks' gloo traffic) got a tbf qdisc (rate 400mbit, burst 256k, latency 100ms), to the end; "
+          "out.log, unedited",
+      anomaly="STRAGGLER", category=None, requeue=True,
+      why="'per step time' is 7.7-8.4 ms for epochs 1-3, 29.6 ms for epoch 4 and 48.8-49.8 ms for each of epochs 5-8 (epoch time 2.3-2.5 s "
+          "-> 14.6-14.9 s) with no error and the loss still falling: a sustained ~6x slowdown to the end of the run."),
+ dict(case="b11", slug="sbatch_srun_catalyst_style_feature_index_task1_out_of_memory_oom_kill_events",
+      how=f"case_b11: sbatch -N2 -w lab33n3,lab33n4 --mem=1000M + srun --label, Catalyst-style output; at step 1000 every task builds a "
+          "1100 MiB in-memory feature index, beyond the job's memory cgroup limit on each node (ConstrainRAMSpace=yes); the job's output file, "
+          "copied to out.log, unedited",
+      anomaly="CRASH", category="NODE", requeue=True, job_nodes=["lab33n3", "lab33n4"],
+      why="Right after 'building in-memory feature index (1100 MiB per rank)' srun reports 'lab33n4: task 1: Out Of Memory' and slurmstepd on "
+          "both nodes 'Detected 1 oom-kill event(s) in StepId=9.0': processes killed by the out-of-memory handler, a host-memory kill that "
+          "the policy files under NODE."),
+ dict(case="a23", slug="torchrun_tvref_style_rank0_oserror_errno28_in_torch_save_epoch2",
+      how=f"case_a23: {TRN}, torchvision-references-style MetricLogger output, checkpoints (2 MiB padding each) after every epoch on a 48 MiB "
+          "ext4 loop file system shared with another writer: at 'Epoch: [2]  [  0/300]' a dd (as if another job's scratch file) filled the "
+          "file system; out.log, unedited",
+      anomaly="CRASH", category="STORAGE", requeue=True,
+      why="At the end of epoch 2 rank 0 fails in torch.save with 'OSError: [Errno 28] No space left on device' (then 'unexpected pos' from the "
+          "zip writer) and rank 1 sees the peer close: the checkpoint file system is full."),
 ]

@@ -252,4 +252,19 @@ ENTRIES = [
       anomaly="CRASH", category="STORAGE", requeue=True,
       why="At the end of epoch 2 rank 0 fails in torch.save with 'OSError: [Errno 28] No space left on device' (then 'unexpected pos' from the "
           "zip writer) and rank 1 sees the peer close: the checkpoint file system is full."),
+ dict(case="c06", slug="two_hosts_sb3_style_gloo_recv_timeout_60000ms_after_iteration_8",
+      how=f"case_c06: {H2}; stable-baselines3-style tables, --pg-timeout 60; after the 8th table gpu-b33-02's interface was set down "
+          "(ip link set l33bv2 down) for good; host 1's agent exited after its worker failed, host 2's agent (cut off from the store) was "
+          "SIGKILLed by the case, so the file ends with the launching shell's 'Killed' job-status line for it; out.log (both hosts' torchrun "
+          "appended), unedited",
+      anomaly="HANG", category=None, requeue=True, job_nodes=["gpu-b33-01", "gpu-b33-02"],
+      why="Eight normal tables, then nothing for a minute and both ranks fail with gloo 'Timed out waiting 60000ms for recv operation to "
+          "complete': a collective timeout, i.e. the job hung (the log does not show why)."),
+ dict(case="b08", slug="sbatch_srun_flair_style_silent_in_epoch3_after_iter_120", file="kept.log",
+      how=f"case_b08: {SB}, Flair-style output, features read with open()+read() per sample from a private copy of the feature file (pg "
+          "timeout 1800 s); at 'epoch 3 - iter 120/' the file was replaced by a named pipe with no writer (mkfifo + mv), so every rank's next "
+          "open() blocked; kept.log is the job's output file copied after 150 s without output (the case then scancelled the job)",
+      anomaly="HANG", category=None, requeue=True, silence_s=150, job_nodes=["lab33n1", "lab33n2"], checkpoints=2,
+      why="Two epochs and the start of a third at ~11k samples/s with a line every 0.3 s, then no output for 150 s and no error: the job "
+          "stopped making progress mid-epoch."),
 ]

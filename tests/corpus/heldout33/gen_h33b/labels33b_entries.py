@@ -267,4 +267,20 @@ ENTRIES = [
       anomaly="HANG", category=None, requeue=True, silence_s=150, job_nodes=["lab33n1", "lab33n2"], checkpoints=2,
       why="Two epochs and the start of a third at ~11k samples/s with a line every 0.3 s, then no output for 150 s and no error: the job "
           "stopped making progress mid-epoch."),
+ dict(case="c07", slug="two_hosts_catalyst_style_cpp_log_info_futurewarnings_eight_epochs",
+      how=f"case_c07: {H2}; Catalyst-style output, TORCH_CPP_LOG_LEVEL=INFO, FutureWarnings, validation and checkpoints; nothing injected; "
+          "out.log (both hosts' torchrun appended), unedited",
+      anomaly="NONE", category=None, requeue=None, job_nodes=["gpu-b33-01", "gpu-b33-02"],
+      why="Eight epochs at 21.9-25.3k samples/s ('train (e/8) _timer/_fps: ..') with validation after each and 'Top best models' at the end; "
+          "c10d INFO/W lines ('hostname of the client socket cannot be retrieved', 'uv_loop_close failed ... EBUSY') and FutureWarnings "
+          "are noise."),
+ dict(case="c08", slug="two_hosts_axolotl_style_client_socket_timed_out_connecting_gpu_b33_01_store_at_init",
+      how=f"case_c08: {H2}; axolotl-style output, --pg-timeout 60; from the start gpu-b33-01 refused new TCP connections from gpu-b33-02 to "
+          "any port but the rendezvous port (iptables -m conntrack --ctstate NEW ! --dport <rdzv> -j REJECT --reject-with "
+          "icmp-port-unreachable), so the rendezvous worked but the workers' store on gpu-b33-01 could not be reached; out.log (both hosts' "
+          "torchrun appended), unedited",
+      anomaly="CRASH", category="NETWORK", requeue=True, job_nodes=["gpu-b33-01", "gpu-b33-02"],
+      why="gpu-b33-02's worker reports 'The client socket has timed out after 60000ms while trying to connect to (gpu-b33-01, 41557)' and "
+          "'TCP client failed to connect/validate to host gpu-b33-01:41557 - retrying', then rank 0 'DistStoreError: wait timeout after "
+          "60000ms' and both agents' store errors: the hosts could not open connections to each other's store, a network fault at init."),
 ]

@@ -283,4 +283,11 @@ ENTRIES = [
       why="gpu-b33-02's worker reports 'The client socket has timed out after 60000ms while trying to connect to (gpu-b33-01, 41557)' and "
           "'TCP client failed to connect/validate to host gpu-b33-01:41557 - retrying', then rank 0 'DistStoreError: wait timeout after "
           "60000ms' and both agents' store errors: the hosts could not open connections to each other's store, a network fault at init."),
+ dict(case="c02b", slug="two_hosts_dgl_style_speed_11k_to_2k_samples_per_sec_from_epoch2",
+      how=f"case_c02b: {H2}; DGL-dist-style output; after 'Epoch 00002 | Step 00100' gpu-b33-02 dropped packets from gpu-b33-01 above "
+          "24 MB/s (iptables INPUT -m hashlimit --hashlimit-above 24mb/s --hashlimit-burst 32mb --hashlimit-mode srcip -j DROP), to the end "
+          "(1904 packets, 88 MB dropped); out.log (both hosts' torchrun appended), unedited",
+      anomaly="STRAGGLER", category=None, requeue=True, job_nodes=["gpu-b33-01", "gpu-b33-02"], checkpoints=4,
+      why="Speed is 10.4-13.8k samples/s per part (epoch time 3.0-3.5 s) through epoch 1, then 5.3k and 1.99-2.08k samples/s on every "
+          "report from epoch 2 to the end (epoch time 18.6-18.8 s), with no error and rising accuracy: a sustained ~5x slowdown."),
 ]

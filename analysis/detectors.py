@@ -221,6 +221,7 @@ _TOKENS = (
     "utts/s",  # MLPerf RNN-T's DLLogger: "epoch    3 | avg train utts/s  9692 | took 28.68 s"
     " took ",  # a step's time in words: "Iteration took 32.709 s.", "batch 12 took 0.41 s"
     "train_time=",  # ESPnet's trainer: "1epoch:train:101-200batch: ..., train_time=0.021"
+    "words/s",  # Marian: "Ep. 1 : Up. 601000 : Sen. 1,918,817,690 : ... : 100786.61 words/s"
     "TFLOP",
     "rain Epoch:",  # PyTorch's examples: "Train Epoch: 1 [2560/60000 (4%)]\tLoss: 0.31"
     "{'loss': ",  # the Hugging Face Trainer's log record (`_TRAINER_RECORD`)
@@ -327,6 +328,9 @@ _STEP = re.compile(
     r"(?!\s*%)"
     r"|\|\s*(?P<bar>\d+)/\d+ \["
 )
+# Marian's training report counts updates ("Ep. 1 : Up. 601000 : Sen. 1,918,817,690 : Cost ...");
+# its validation lines ("[valid] Ep. 1 : Up. 600000 : bleu-detok : ...") report no step.
+_MARIAN = re.compile(r"\bEp\. \d+ : Up\. (?P<n>\d+) : Sen\. ")
 # PyTorch's examples: "Train Epoch: 2 [2560/60000 (4%)]": the samples seen, counted on across
 # epochs ((epoch - 1) x total + seen), so that the count only grows.
 _TRAIN_EPOCH = re.compile(r"Train Epoch: (?P<epoch>\d+) \[(?P<seen>\d+)/(?P<total>\d+) \(")
@@ -359,7 +363,8 @@ _EPOCH_BATCH = re.compile(
 _KERAS_NEXT_EPOCH = re.compile(r"^Epoch (?P<epoch>\d+)/\d+$")
 _PROGRESS_HINTS = ("iteration", "TFLOP", "step", "iter ", "it/s", "PerSec", "tps", "mfu",
                    "/sec", "wps", "tok/s", "tokens/s", "_per_s", "rain Epoch:",
-                   "Train: ", "'loss': ", "poch", "iter: ", "(train)", " took ")  # fmt: skip
+                   "Train: ", "'loss': ", "poch", "iter: ", "(train)", " took ",
+                   "words/s")  # fmt: skip
 # MMEngine's (OpenMMLab's) training record: "Iter(train) [ 700/2400]  base_lr: ...  time: 0.0350
 # data_time: ...", by epoch "Epoch(train)  [3][ 100/1000]  ..." (counted on across epochs).
 _MMENGINE = re.compile(
@@ -428,6 +433,10 @@ def parse_progress(text: str) -> Progress | None:
         m = _MMENGINE.search(text)
         if m is not None:
             iteration = _across_epochs(m) if m["epoch"] else m["n"]
+    if iteration is None and "Up. " in text:
+        m = _MARIAN.search(text)
+        if m is not None:
+            iteration = m["n"]
     if iteration is None and "rain Epoch:" in text:
         m = _TRAIN_EPOCH.search(text)
         if m is not None:

@@ -87,7 +87,7 @@ from analysis.layout import block_layout
 from analysis.lines import parse_timestamp, split_prefix, stop_time, zone_shift
 from analysis.rank_balance import Imbalance, RankBalance, RankTable, line_work
 from analysis.restarter import mentions_in_job_restarter
-from analysis.signals import quiet_nccl_info
+from analysis.signals import quiet_nccl_info, write_denied
 from analysis.throughput import (
     BarRate,
     ThroughputMonitor,
@@ -335,6 +335,12 @@ class LogEngine:
                 self._unresolved, signal = signal, None
             if signal is not None and self._finished_at is not None and _teardown(signal):
                 signal = None
+            if signal is not None and self._checkpoints and write_denied(signal):
+                # The job had saved checkpoints, and now the file system refuses it a write: its
+                # permissions changed under the running job (a directory made immutable or
+                # chowned, a read-only remount), not the code's doing.
+                signal = replace(signal, name="storage_denied", category=Category.STORAGE,
+                                 requeue=True)  # fmt: skip
             if self._urgent is not None and signal is None:  # rare: a straggler, a fatal error
                 return self._take_urgent()
             if signal is not None:
@@ -1453,6 +1459,16 @@ class LogEngine:
             if len(self._signals) < _MAX_SIGNALS:
                 self._signals.append(replace(self._unresolved, fatal=True))
             return self._report(Observed.CRASH)
+        if "Rendezvous" in hang.line and not self._progress_reports:
+            unreachable = [s for s in self._signals if s.name == "rendezvous"]
+            if unreachable:
+                # The rendezvous timed out after its hosts had failed to connect to its store,
+                # before training began: the job never formed; no peer was waited for. The
+                # connections failed: the network's crash (a host that died has its own error).
+                self._signals[self._signals.index(unreachable[0])] = replace(
+                    unreachable[0], fatal=True
+                )
+                return self._report(Observed.CRASH)
         cause = self._attribute(self._signals)
         self._crashed = self._hang_reported = True
         self._pending_since = None

@@ -1553,6 +1553,15 @@ _MID_STREAM = re.compile(
 )
 
 
+# A write the file system refused: EPERM (an immutable file or directory) or EACCES.
+_WRITE_DENIED = re.compile(r"\[Errno (?:1|13)\] (?:Operation not permitted|Permission denied)")
+
+
+def write_denied(signal: Signal) -> bool:
+    """`signal` is a program's exception that a file system refused it access."""
+    return signal.category is APPLICATION and _WRITE_DENIED.search(signal.summary) is not None
+
+
 def bare_exception(
     text: str, line: str, rank: int | None, names: NodeNames | None = None
 ) -> Signal | None:

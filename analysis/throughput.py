@@ -217,6 +217,8 @@ _READINGS: tuple[tuple[str, tuple[str, ...], re.Pattern[str], float | None], ...
     # Trainer logs {'loss': '6.745', 'samples_per_second': '117.3'})
     ("mfu", ("mfu", "MFU", "Mfu"),
      re.compile(r"""\bmfu\b["']?\s*[:=]?\s*["']?([\d.]+)\s*%?""", re.IGNORECASE), None),
+    # Marian's target words per second: "Time 949.80s : 100786.61 words/s"
+    ("tokens", ("words/s",), re.compile(r"(?<![\w.,+-])([\d,.]+)\s*words/s\b"), None),
     ("tokens", ("tps", "tok"), re.compile(
         r"""\btps["']?\s*[:=]\s*["']?([\d,.]+)|\btok(?:en)?s?/s(?:ec)?\s*[:=]?\s*([\d,.]+)"""
         # (not the Trainer's `train_tokens_per_second`: an average over the whole run so far)
@@ -283,16 +285,32 @@ def throughput_readings(
         m = pattern.search(text)
         if m is None:
             continue
-        raw = next((g for g in m.groups() if g), None)
-        if raw is None:
+        group = next((i for i, g in enumerate(m.groups(), 1) if g), None)
+        if group is None:
             continue
         try:
-            value = float(raw.replace(",", ""))
+            value = float(m[group].replace(",", ""))
         except ValueError:
             continue
+        if unit_s is None:
+            value *= _magnitude(text, m.end(group))
         if value > 0:
             found[metric] = value if unit_s is None else 1.0 / (value * unit_s)
     return tuple(found.items())
+
+
+# A rate's magnitude suffix, as humanized loggers print it (Nanotron's "tokens_per_sec: 1.22M",
+# "99.7K"): without it a fall from 1.22M to 99.7K would read as a rise from 1.22 to 99.7.
+_MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
+
+
+def _magnitude(text: str, end: int) -> float:
+    """The factor a suffix right after a number (at `end`) stands for: 1 without one, and for
+    a letter that begins a word ("1200 Mbps", "12 Gi") rather than ends the number."""
+    suffix = text[end : end + 1]
+    if suffix not in _MAGNITUDES or text[end + 1 : end + 2].isalpha():
+        return 1.0
+    return _MAGNITUDES[suffix]
 
 
 # --- the seconds a step takes, as a line states them --------------------------------------

@@ -1415,3 +1415,43 @@ def test_a_silence_after_the_store_connection_timed_out_is_the_networks(tmp_path
         lines = [*_json_steps(100, 900, 5, t0, 5466.2), *ending]
         report = check_log(write(tmp_path / name, lines), silent_for=600).to_json()
         assert (report["anomaly"], report["attribution"]) == ("HANG", want), report["summary"]
+
+
+def test_a_rendezvous_whose_hosts_never_reached_its_store_never_formed(tmp_path: Path) -> None:
+    """Before training, one host's connects to the rendezvous store fail ("No route to host")
+    until the rendezvous times out: the job never formed and no peer was waited for; the
+    network's crash, not a hang. The same timeout after training began is still a hang."""
+    t0 = calendar.timegm((2026, 11, 25, 14, 21, 0))
+    connects = [
+        "[W1125 14:21:47.594143377 socket.cpp:764] [c10d] The client socket has failed to connect"
+        " to 185.85.0.0:11471 (errno: 113 - No route to host).",
+        "[E1125 14:21:50.664224057 socket.cpp:818] [c10d] The client socket has failed to connect"
+        " to any network address of (gpu-b32-01, 43687).",
+    ]
+    timeout = "torch.distributed.elastic.rendezvous.api.RendezvousTimeoutError"
+    for name, training, want in (("start-up", False, "CRASH"), ("training", True, "HANG")):
+        (tmp_path / name).mkdir()
+        steps = _json_steps(100, 900, 5, t0, 5466.2) if training else []
+        report = check_log(write(tmp_path / name, [*steps, *connects, timeout])).to_json()
+        assert (report["anomaly"], report["attribution"]) == (want, "NETWORK"), report["summary"]
+
+
+def test_a_write_refused_after_the_job_had_saved_is_the_file_systems(tmp_path: Path) -> None:
+    """The job saved a checkpoint, then the file system refused the next one ("[Errno 1]
+    Operation not permitted": the directory made immutable under it): its permissions changed
+    under a running job, STORAGE, and a requeue may pass. Refused before any save, the path
+    is likely the job's own mistake: APPLICATION."""
+    t0 = calendar.timegm((2026, 11, 25, 14, 6, 0))
+    saved = [
+        "2026-11-25 14:07:00.798\tvm:0\tolmo.train:1147\tINFO\tSaving unsharded checkpoint...",
+        "2026-11-25 14:07:00.807\tvm:0\tolmo.train:1151\tINFO\tCheckpoint saved to /ckpt/step1000",
+    ]
+    refused = [
+        "2026-11-25 14:07:08.029\tvm:0\tolmo.util:168\tCRITICAL\tUncaught PermissionError:"
+        " [Errno 1] Operation not permitted: '/ckpt/step2000-unsharded'"
+    ]
+    endings = {
+        "saved before": ([*saved, *refused], ("CRASH", "STORAGE", True)),
+        "never saved": (refused, ("CRASH", "APPLICATION", False)),
+    }
+    _ends_as(tmp_path, t0, endings)

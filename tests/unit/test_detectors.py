@@ -579,10 +579,13 @@ def test_prefilter_rejects_typical_healthy_lines() -> None:
 
 def test_a_steps_time_in_words_reaches_the_engine() -> None:
     """The prefilter lets through every step-time reading the throughput monitor knows (round
-    32: "batch N took" and ESPnet's "train_time=" were read, but never reached)."""
+    32: "batch N took" and ESPnet's "train_time=" were read, but never reached), and Marian's
+    report of words/s (round 33)."""
     for line in ("batch 12 took 0.41 s", "step 120 took 0.25s", "Iteration took 32.709 s.",
                  "[vm] (trainer:732) INFO: 1epoch:train:101-200batch: iter_time=5.737e-03, "
-                 "loss=0.369, train_time=0.021"):  # fmt: skip
+                 "loss=0.369, train_time=0.021",
+                 "Ep. 1 : Up. 601000 : Sen. 1,918,817,690 : Cost 0.43 : 100786.61 words/s"
+                 ):  # fmt: skip
         assert may_matter(line), line
 
 
@@ -871,6 +874,10 @@ def test_traceback_state_is_bounded() -> None:
          None, None),
         ("11/25 08:22:37 - mmengine - INFO - Epoch(train)  [3][ 100/1000]  lr: 1.0e-03  time: "
          "0.0350  data_time: 0.0020  loss: 0.25", 3100, None, 0.25, None, None),
+        # Marian's training report counts updates (round 33); its [valid] lines do not
+        ("[2025-08-30 18:10:03] Ep. 1 : Up. 601000 : Sen. 1,918,817,690 : Cost 0.42689794 : "
+         "Time 949.80s : 100786.61 words/s : gNorm 0.3399 : L.r. 6.9224e-05", 601000, None, None,
+         None, None),
         # Ultralytics YOLO's bar: the epoch of epochs first, batches counted on (round 32)
         ("      3/12         0G     0.1549         96         48:  44%|####5     | 136/312 "
          "[00:01<00:01, 135.58it/s]", 1072, None, None, None, None),

@@ -277,6 +277,13 @@ def test_a_time_per_step_is_steps_per_second_whatever_its_unit() -> None:
         ("| 1,200 examples/sec | lr 1e-05", ("samples", 1200.0)),
         ('{"step": 50, "tokens_per_s": 30690.9}', ("tokens", 30690.9)),  # quoted keys: JSON
         ("epoch    3 | avg train utts/s  9692 | took 28.68 s", ("samples", 9692.0)),  # round 31
+        # a magnitude suffix (Nanotron's humanized numbers) and Marian's words/s (round 33)
+        ("iteration: 2000 / 4000 | tokens_per_sec: 99.7K | lm_loss: 0.0486", ("tokens", 99700.0)),
+        ("iteration: 200 / 4000 | tokens_per_sec: 1.22M | lm_loss: 0.3687", ("tokens", 1.22e6)),
+        (
+            "Up. 601000 : Sen. 1,918,817,690 : Time 949.80s : 100786.61 words/s",
+            ("tokens", 100786.61),
+        ),
         ("{'step': 50, 'samples_per_second': 12.5}", ("samples", 12.5)),
         ("{'epoch': '0.05', 'samples_per_second': '117.3'}", ("samples", 117.3)),  # transformers 5
         ("{'epoch': '0.05', 'tokens_per_second': '1930'}", ("tokens", 1930.0)),

@@ -306,7 +306,7 @@ _MAGNITUDES = {"k": 1e3, "K": 1e3, "M": 1e6, "G": 1e9}
 
 def _magnitude(text: str, end: int) -> float:
     """The factor a suffix right after a number (at `end`) stands for: 1 without one, and for
-    a letter that begins a word ("1200 Mbps", "12 Gi") rather than ends the number."""
+    a letter that begins a unit's word ("1200Mbps", "12GiB") rather than ends the number."""
     suffix = text[end : end + 1]
     if suffix not in _MAGNITUDES or text[end + 1 : end + 2].isalpha():
         return 1.0

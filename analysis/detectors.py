@@ -94,10 +94,8 @@ CSV_HEADER_RE = (
 CSV_ROW_RE = r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?[-+]?\d[\w.+-]*(?:,[ \t]?[\w.+-]*){2,}[ \t]*$)"
 # The same in columns separated by spaces (fastai's "epoch train_loss valid_loss accuracy time"
 # table, then "4  0.062082  0.056417  0.977750  00:04" per epoch): the counting column first.
-TABLE_HEADER_RE = (
-    r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?(?i:epoch|step|iter|iteration)(?:[ \t]+[A-Za-z_][\w/%.@-]*){2,}"
-    r"[ \t]*$)"
-)
+_TABLE_COLUMNS = r"(?i:epoch|step|iter|iteration)(?:[ \t]+[A-Za-z_][\w/%.@-]*){2,}"
+TABLE_HEADER_RE = r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?" + _TABLE_COLUMNS + r"[ \t]*$)"
 TABLE_ROW_RE = (
     r"(?m:^[ \t]*(?:\d{1,7}:[ \t]*)?\d+(?:[ \t]+(?:[-+]?\d[\d.eE+-]*|\d+:\d\d(?::\d\d)?|#na#|nan"
     r"|inf)){2,}[ \t]*$)"
@@ -507,9 +505,7 @@ def _float(text: str) -> float | None:
 # (the header's and the rows' line patterns are with the prefilter's, above)
 _CSV_HEADER = re.compile(r"[A-Za-z_][\w/.-]*(?:,[ \t]?[A-Za-z_][\w/.-]*){2,}")
 _CSV_VALUE = re.compile(r"[-+]?(?:\d+\.?\d*(?:[eE][-+]?\d+)?|\.\d+|nan|inf)", re.IGNORECASE)
-_TABLE_HEADER = re.compile(
-    r"[ \t]*(?i:epoch|step|iter|iteration)(?:[ \t]+[A-Za-z_][\w/%.@-]*){2,}[ \t]*"
-)
+_TABLE_HEADER = re.compile(r"[ \t]*" + _TABLE_COLUMNS + r"[ \t]*")
 _CLOCK = re.compile(r"\d+:\d\d(?::\d\d)?")
 # The columns that count steps, as the progress grammar reads them.
 _CSV_STEP_COLUMNS = frozenset({"step", "steps", "global_step", "iter", "iteration", "iterations"})

@@ -1460,14 +1460,12 @@ class LogEngine:
                 self._signals.append(replace(self._unresolved, fatal=True))
             return self._report(Observed.CRASH)
         if "Rendezvous" in hang.line and not self._progress_reports:
-            unreachable = [s for s in self._signals if s.name == "rendezvous"]
-            if unreachable:
+            first = next((i for i, s in enumerate(self._signals) if s.name == "rendezvous"), None)
+            if first is not None:
                 # The rendezvous timed out after its hosts had failed to connect to its store,
                 # before training began: the job never formed; no peer was waited for. The
                 # connections failed: the network's crash (a host that died has its own error).
-                self._signals[self._signals.index(unreachable[0])] = replace(
-                    unreachable[0], fatal=True
-                )
+                self._signals[first] = replace(self._signals[first], fatal=True)
                 return self._report(Observed.CRASH)
         cause = self._attribute(self._signals)
         self._crashed = self._hang_reported = True
